@@ -1,0 +1,60 @@
+"""The `grammar-tutor` command: no arguments opens the app; subcommands are for scripting."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from tutor import __version__
+from tutor.errors import TutorError
+
+# Each module registers one subcommand (see tutor/commands/).
+_SUBCOMMANDS = (
+    "tutor.commands.correct",
+    "tutor.commands.evaluate",
+    "tutor.commands.history",
+    "tutor.commands.bench",
+    "tutor.commands.lab",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser with every available subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="grammar-tutor",
+        description="Offline English verb tutor. With no subcommand, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"grammar-tutor {__version__}")
+    parser.add_argument("--db", help="SQLite file to use (default: $GRAMMAR_TUTOR_DB or the user data folder)")
+    sub = parser.add_subparsers(dest="command", metavar="{correct,eval,history,bench,lab}")
+    for name in _SUBCOMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from app.main import run_app  # the GUI is imported only when asked for
+
+        return run_app(db=args.db)
+    try:
+        return int(args.handler(args) or 0)
+    except TutorError as exc:
+        print(f"grammar-tutor: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

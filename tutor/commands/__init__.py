@@ -1,0 +1,1 @@
+"""CLI subcommands. Each module exposes `register(subparsers)`; heavy imports happen inside handlers."""

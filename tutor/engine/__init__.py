@@ -1,0 +1,1 @@
+"""Constrained-decoding engine: grammars compile to immutable automata + token indexes; matchers walk them."""
