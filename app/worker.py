@@ -1,0 +1,143 @@
+"""The one pattern for every slow job: `run_job(op, success=…, failure=…)`.
+
+Modelled on Anki's QueryOp. `op(report)` runs on a background thread of a private, serial
+QThreadPool; `success(value)`, `failure(exc)` and `progress(item)` run on the GUI thread, delivered
+through queued signals. Be careful not to call any UI routine inside `op`: it may only call
+`report(item)`, which hands `item` to the GUI thread.
+
+The pool is serial (one thread) on purpose: the engine and the SQLite store are used by one job at
+a time, so neither needs a lock, and jobs finish in the order they were started.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+log = logging.getLogger(__name__)
+
+Report = Callable[[Any], None]
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread. The worker emits its signals; because they connect to this object's
+    own slots, Qt queues each call to the GUI thread (a bare lambda would run on the worker)."""
+
+    progressed = Signal(object)
+    succeeded = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self.job = job
+        self.progressed.connect(self._on_progress)
+        self.succeeded.connect(self._on_success)
+        self.failed.connect(self._on_failure)
+
+    @Slot(object)
+    def _on_progress(self, item: Any) -> None:
+        self.job.deliver(self.job.progress, item, final=False)
+
+    @Slot(object)
+    def _on_success(self, value: Any) -> None:
+        self.job.deliver(self.job.success, value, final=True)
+
+    @Slot(object)
+    def _on_failure(self, exc: Any) -> None:
+        self.job.deliver(self.job.failure, exc, final=True)
+
+
+class Job(QRunnable):
+    """One background job. Keep it only to inspect it: the pool owns the run."""
+
+    def __init__(
+        self,
+        op: Callable[[Report], Any],
+        *,
+        success: Callable[[Any], None],
+        failure: Callable[[Exception], None],
+        progress: Callable[[Any], None] | None,
+        receiver: QObject | None,
+        name: str,
+    ) -> None:
+        super().__init__()
+        self.setAutoDelete(False)  # Python keeps the reference until the result is delivered
+        self.op = op
+        self.success = success
+        self.failure = failure
+        self.progress = progress
+        self.receiver = receiver
+        self.name = name
+        self.traceback: str | None = None
+        self.done = False
+        self.relay = _Relay(self)
+
+    def run(self) -> None:
+        """Run `op` on the worker thread and emit its outcome; never let an exception escape."""
+        try:
+            value = self.op(self.relay.progressed.emit)
+        except Exception as exc:
+            self.traceback = traceback.format_exc()
+            log.warning("background job %r failed:\n%s", self.name, self.traceback)
+            self.relay.failed.emit(exc)
+        else:
+            self.relay.succeeded.emit(value)
+
+    def deliver(self, callback: Callable[[Any], None] | None, value: Any, *, final: bool) -> None:
+        """Call `callback(value)` on the GUI thread unless the receiver has been destroyed."""
+        if final:
+            self.done = True
+            _live.discard(self)
+        if callback is None or (self.receiver is not None and not shiboken6.isValid(self.receiver)):
+            return
+        callback(value)
+
+
+_pool: QThreadPool | None = None
+_live: set[Job] = set()
+
+
+def pool() -> QThreadPool:
+    """Return the app's serial thread pool (created on first use)."""
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setObjectName("grammar-tutor-jobs")
+        _pool.setMaxThreadCount(1)
+        _pool.setExpiryTimeout(2000)
+    return _pool
+
+
+def run_job(
+    op: Callable[[Report], Any],
+    *,
+    success: Callable[[Any], None],
+    failure: Callable[[Exception], None],
+    progress: Callable[[Any], None] | None = None,
+    receiver: QObject | None = None,
+    name: str = "job",
+) -> Job:
+    """Start `op(report)` in the background and return its Job.
+
+    `success(value)`, `failure(exception)` and `progress(item)` are called on the GUI thread, and
+    not at all once `receiver` (usually the widget that asked) has been destroyed.
+    """
+    job = Job(op, success=success, failure=failure, progress=progress, receiver=receiver, name=name)
+    _live.add(job)
+    pool().start(job)
+    return job
+
+
+def busy() -> bool:
+    """Return True while any job is queued, running or waiting to deliver its result."""
+    return bool(_live)
+
+
+def wait_for_jobs(timeout_ms: int = 30000) -> bool:
+    """Block until every job has run (results are still delivered later, by the event loop)."""
+    return pool().waitForDone(timeout_ms)
