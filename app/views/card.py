@@ -1,0 +1,242 @@
+"""The result card: the sentence with the wrong verb struck through, chips, Spanish and explanations."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from app.labels import person_label, tense_label
+from app.views.flow import FlowLayout
+from tutor.result import CorrectionResult
+from tutor.scope import load_scope
+
+NOT_SURE_BELOW = 0.5
+RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
+
+
+def _label(parent: QWidget, *, rich: bool = True) -> QLabel:
+    label = QLabel(parent)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+    return label
+
+
+class Chip(QLabel):
+    """A small rounded label naming one field of the answer (verb, tense or person)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chip")
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setStyleSheet(
+            "#chip { background: #eef2f8; color: #1d2a3a; border: 1px solid #b8c4d6;"
+            " border-radius: 10px; padding: 2px 10px; }"
+        )
+
+    def set_field(self, name: str, value: str) -> None:
+        """Show `value`; screen readers hear 'name: value'."""
+        self.setText(value)
+        self.setAccessibleName(f"{name}: {value}")
+        self.setToolTip(name)
+
+
+def marked_sentence(result: CorrectionResult, *, sure: bool) -> str:
+    """Return the sentence as HTML: the wrong span struck through, the correct form in bold beside it."""
+    original = result.original
+    start, end = result.error_start, result.error_end
+    correct_form = str(result.output.get("correct_form", ""))
+    has_span = start is not None and end is not None and 0 <= start < end <= len(original)
+    if not has_span:
+        if result.is_correct or result.out_of_scope or not correct_form:
+            return escape(original)
+        return f"{escape(original)} → <b style='color:{GREEN}'>{escape(correct_form)}</b>"
+    before, span, after = original[:start], original[start:end], original[end:]
+    if result.is_correct:
+        middle = f"<b style='color:{GREEN}'>{escape(span)}</b>"
+    else:
+        fix_colour = GREEN if sure else AMBER
+        middle = (
+            f"<span style='color:{RED}; text-decoration:line-through'>{escape(span)}</span>"
+            f" <b style='color:{fix_colour}'>{escape(correct_form)}</b>"
+        )
+    return f"{escape(before)}{middle}{escape(after)}"
+
+
+class ResultCard(QFrame):
+    """Shows one CorrectionResult; `kind` says which face is on show, for tests and screen readers."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("resultCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # so a keyboard user can reach it and hear it read
+        self.setStyleSheet(
+            "#resultCard { background: palette(base); border: 1px solid #c9ced6; border-radius: 8px; }"
+        )
+        self.result: CorrectionResult | None = None
+        self.kind = "empty"
+        self.title = _label(self, rich=False)
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.note = _label(self)
+        self.sentence = _label(self)
+        sentence_font = self.sentence.font()
+        sentence_font.setPointSizeF(sentence_font.pointSizeF() * 1.3)
+        self.sentence.setFont(sentence_font)
+        self.chips_box = QWidget(self)
+        self.chips = FlowLayout(self.chips_box)
+        self.verb_chip, self.tense_chip, self.person_chip = Chip(), Chip(), Chip()
+        for chip in (self.verb_chip, self.tense_chip, self.person_chip):
+            self.chips.addWidget(chip)
+        self.spanish = _label(self)
+        self.explanation_es = _label(self)
+        self.explanation_en = _label(self)
+        self.verbs = _label(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 14)
+        layout.setSpacing(10)
+        for widget in (
+            self.title,
+            self.note,
+            self.sentence,
+            self.chips_box,
+            self.spanish,
+            self.explanation_es,
+            self.explanation_en,
+            self.verbs,
+        ):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.render()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-render in the new language on a language switch."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.render()
+        super().changeEvent(event)
+
+    def show_result(self, result: CorrectionResult | None) -> None:
+        """Show a correction (None shows the empty hint)."""
+        self.result = result
+        self.render()
+
+    def render(self) -> None:
+        """Fill every label for the current result and language."""
+        result = self.result
+        for widget in (
+            self.note,
+            self.sentence,
+            self.chips_box,
+            self.spanish,
+            self.explanation_es,
+            self.explanation_en,
+            self.verbs,
+        ):
+            widget.hide()
+        if result is None:
+            self.kind = "empty"
+            self._title(self.tr("Your correction appears here"), GREY)
+            self._show(self.note, self.tr("Type an English sentence above and press Ctrl+Enter."))
+        elif result.out_of_scope:
+            self._render_out_of_scope(result)
+        else:
+            self._render_answer(result)
+        self.setAccessibleName(self.tr("Result"))
+        self.setAccessibleDescription(self.plain_text())
+
+    def _render_out_of_scope(self, result: CorrectionResult) -> None:
+        self.kind = "out_of_scope"
+        self._title(self.tr("That verb is not on my list yet"), BLUE)
+        self._show(self.sentence, escape(result.original))
+        self._show(
+            self.note,
+            self.tr(
+                "I only correct 20 verbs, and the verb to fix in this sentence is not one of them, so I"
+                " would rather not guess. Try a sentence with one of these verbs:"
+            ),
+        )
+        verbs = ", ".join(load_scope().verbs)
+        self._show(self.verbs, f"<b>{escape(verbs)}</b>")
+
+    def _render_answer(self, result: CorrectionResult) -> None:
+        output = result.output
+        sure = result.confidence >= NOT_SURE_BELOW
+        percent = round(result.confidence * 100)
+        if not sure:
+            self.kind = "not_sure"
+            self._title(self.tr("Not sure"), AMBER)
+            self._show(
+                self.note,
+                self.tr(
+                    "I am not sure about this sentence (confidence {0} %). Here is my best guess;"
+                    " please check it with your teacher before you learn from it."
+                ).format(percent),
+            )
+        elif result.is_correct:
+            self.kind = "correct"
+            self._title(self.tr("Correct!"), GREEN)
+            self._show(self.note, self.tr("The verb is right. Well done!"))
+        else:
+            self.kind = "error"
+            self._title(self.tr("Let's fix the verb"), RED)
+        self._show(self.sentence, marked_sentence(result, sure=sure))
+        verb, tense, person = (
+            str(output.get("verb", "")),
+            str(output.get("tense", "")),
+            str(output.get("person", "")),
+        )
+        self.verb_chip.set_field(self.tr("Verb"), verb)
+        self.tense_chip.set_field(self.tr("Tense"), tense_label(tense))
+        self.person_chip.set_field(self.tr("Person"), person_label(person))
+        self.chips_box.show()
+        spanish = str(output.get("spanish", ""))
+        if spanish:
+            self._show(self.spanish, self.tr("In Spanish: {0}").format(f"<b>{escape(spanish)}</b>"))
+        if result.explanation_es:
+            self._show(self.explanation_es, f"<b>ES</b>&nbsp; {escape(result.explanation_es)}")
+        if result.explanation_en:
+            self._show(self.explanation_en, f"<b>EN</b>&nbsp; {escape(result.explanation_en)}")
+        if sure:
+            self.note.setToolTip(self.tr("Confidence: {0} %").format(percent))
+
+    def _title(self, text: str, colour: str) -> None:
+        self.title.setText(text)
+        self.title.setStyleSheet(f"color: {colour};")
+
+    @staticmethod
+    def _show(label: QLabel, html: str) -> None:
+        label.setText(html)
+        label.show()
+
+    def plain_text(self) -> str:
+        """Return what the card says as plain text (its accessible description)."""
+        parts = [self.title.text()]
+        for label in (
+            self.note,
+            self.sentence,
+            self.spanish,
+            self.explanation_es,
+            self.explanation_en,
+            self.verbs,
+        ):
+            if not label.isHidden():
+                parts.append(_strip_html(label.text()))
+        if not self.chips_box.isHidden():
+            parts.append(
+                " · ".join(
+                    chip.accessibleName() for chip in (self.verb_chip, self.tense_chip, self.person_chip)
+                )
+            )
+        return "\n".join(parts)
+
+
+def _strip_html(html: str) -> str:
+    from PySide6.QtGui import QTextDocumentFragment
+
+    return QTextDocumentFragment.fromHtml(html).toPlainText()

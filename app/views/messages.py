@@ -1,0 +1,90 @@
+"""An inline banner for errors and notices, with action buttons, so no modal dialog blocks the window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolButton
+
+_STYLES = {
+    "error": ("#fdecea", "#b3261e"),
+    "warning": ("#fff4e0", "#8a4b00"),
+    "info": ("#e8f0fe", "#1f4f99"),
+}
+
+
+class MessageBar(QFrame):
+    """A dismissible banner at the top of the window; `shown` carries the text, for tests and logs."""
+
+    shown = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("messageBar")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.level = ""
+        self.text = QLabel(self)
+        self.text.setWordWrap(True)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.close_button = QToolButton(self)
+        self.close_button.setText("×")
+        self.close_button.clicked.connect(self.dismiss)
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(10, 6, 6, 6)
+        self._layout.addWidget(self.text, 1)
+        self._layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.buttons: list[QPushButton] = []
+        self.retranslate()
+        self.hide()
+
+    def retranslate(self) -> None:
+        """Set the fixed texts in the current language."""
+        self.close_button.setToolTip(self.tr("Dismiss this message"))
+        self.close_button.setAccessibleName(self.tr("Dismiss message"))
+        self.setAccessibleName(self.tr("Message"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Retranslate on a language switch."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def show_message(
+        self,
+        text: str,
+        *,
+        level: str = "error",
+        actions: Sequence[tuple[str, Callable[[], None]]] = (),
+    ) -> None:
+        """Show `text` with one button per (label, callback) action; each button also dismisses the bar."""
+        for button in self.buttons:
+            self._layout.removeWidget(button)
+            button.deleteLater()
+        self.buttons = []
+        background, foreground = _STYLES.get(level, _STYLES["info"])
+        self.setStyleSheet(
+            f"#messageBar {{ background: {background}; border: 1px solid {foreground}; border-radius: 4px; }}"
+            f"#messageBar QLabel {{ color: {foreground}; }}"
+        )
+        self.level = level
+        self.text.setText(text)
+        self.setAccessibleDescription(text)
+        for index, (label, callback) in enumerate(actions):
+            button = QPushButton(label, self)
+            button.clicked.connect(self.dismiss)
+            button.clicked.connect(callback)
+            self._layout.insertWidget(1 + index, button, 0, Qt.AlignmentFlag.AlignTop)
+            self.buttons.append(button)
+        self.show()
+        self.shown.emit(text)
+
+    def dismiss(self) -> None:
+        """Hide the bar."""
+        self.hide()
+        self.level = ""
+
+    def message(self) -> str:
+        """Return the text on show, or '' when hidden."""
+        return self.text.text() if not self.isHidden() else ""
