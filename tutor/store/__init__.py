@@ -1,0 +1,14 @@
+"""The SQLite store: learners, corrections with their latency, history queries and export (sqlite-utils).
+
+    from tutor.store import Store
+    with Store.open() as store:            # --db / $GRAMMAR_TUTOR_DB / user data folder
+        uid = store.save_correction(result, learner="Ana")
+        page = store.history("Ana", verb="go", limit=50)
+"""
+
+from tutor.store.paths import ENV_VAR, default_db_path, resolve_db_path
+from tutor.store.store import Store
+
+DEFAULT_LEARNER = "default"
+
+__all__ = ["DEFAULT_LEARNER", "ENV_VAR", "Store", "default_db_path", "resolve_db_path"]

@@ -1,0 +1,106 @@
+"""Export the history as CSV or JSON, oldest first, streamed page by page; a file is replaced atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from tutor.errors import StoreError
+from tutor.store import queries
+from tutor.store.db import translated
+from tutor.store.records import HISTORY_COLUMNS, utc_stamp
+
+if TYPE_CHECKING:
+    from tutor.store.store import Learner, Store
+
+FORMATS = ("csv", "json")
+JSON_FORMAT_NAME = "grammar-tutor-history"
+JSON_FORMAT_VERSION = 1
+# CSV: one column per field; `settings` and `output` hold JSON text.
+CSV_COLUMNS: tuple[str, ...] = HISTORY_COLUMNS
+_PAGE = 1000
+
+
+def rows(store: Store, learner: Learner | None) -> Iterator[dict[str, Any]]:
+    """Yield every correction (of one learner, or all), oldest first, one page at a time."""
+    db = store._conns.get()
+    with translated(store.path, "reading the history to export"):
+        filters = queries.Filters(learner_id=queries.learner_id(db, learner))
+        offset = 0
+        while True:
+            page = queries.history(db, filters, limit=_PAGE, offset=offset, oldest_first=True)
+            yield from page
+            if len(page) < _PAGE:
+                return
+            offset += _PAGE
+
+
+def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
+    """Write rows as CSV with a header line; return how many rows were written."""
+    writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    n = 0
+    for row in items:
+        flat = dict(row)
+        flat["settings"] = json.dumps(row["settings"], sort_keys=True, ensure_ascii=False)
+        flat["output"] = json.dumps(row["output"], ensure_ascii=False)
+        flat["out_of_scope"] = int(row["out_of_scope"])
+        flat["is_correct"] = int(row["is_correct"])
+        writer.writerow(flat)
+        n += 1
+    return n
+
+
+def write_json(items: Iterator[dict[str, Any]], fh: IO[str], learner: str | None) -> int:
+    """Write {"format", "version", "exported", "learner", "corrections": [...]}; return the row count."""
+    head = {"format": JSON_FORMAT_NAME, "version": JSON_FORMAT_VERSION, "exported": utc_stamp(),
+            "learner": learner}
+    fh.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "corrections": [')
+    n = 0
+    for row in items:
+        fh.write(("," if n else "") + "\n  " + json.dumps(row, ensure_ascii=False))
+        n += 1
+    fh.write("\n]}\n" if n else "]}\n")
+    return n
+
+
+def export(store: Store, fmt: str, out: str | os.PathLike[str] | IO[str], learner: Learner | None) -> int:
+    """Write the history to `out` (a path, replaced atomically, or an open text stream); return rows."""
+    if fmt not in FORMATS:
+        raise StoreError(f"cannot export as {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    name = None
+    if learner is not None:
+        found = store.find_learner(learner)
+        if found is None:
+            raise StoreError(f"no learner {learner!r} in {store.path}; `grammar-tutor history` lists them")
+        name = found["name"]
+
+    def write(fh: IO[str]) -> int:
+        items = rows(store, learner)
+        return write_csv(items, fh) if fmt == "csv" else write_json(items, fh, name)
+
+    if not isinstance(out, (str, os.PathLike)):
+        return write(out)
+    path = Path(out).expanduser()
+    # Written beside the target, then renamed: a failed export never leaves half a file.
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.part")
+    try:
+        with tmp.open("x", encoding="utf-8", newline="") as fh:
+            n = write(fh)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise _export_error(path, exc) from exc
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return n
+
+
+def _export_error(path: Path, exc: OSError) -> StoreError:
+    return StoreError(f"cannot write the export {path} ({exc.strerror or exc}); choose another --out FILE")

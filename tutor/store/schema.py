@@ -1,0 +1,108 @@
+"""The store's schema as versioned migrations, each applied in one transaction through sqlite-utils.
+
+A file records every migration applied to it in `schema_version`. Opening a file written by an
+older version applies the missing migrations in order; rows are never dropped. Add a migration by
+appending a function to MIGRATIONS; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+LEARNERS = "learners"
+CORRECTIONS = "corrections"
+MASK_TIMINGS = "mask_timings"
+VERSION_TABLE = "schema_version"
+
+
+def _v1_base(db: sqlite_utils.Database) -> None:
+    """Learners and corrections (with their latency), and the indexes the history queries use."""
+    db[VERSION_TABLE].create({"version": int, "applied": str}, pk="version")
+    db[LEARNERS].create(
+        {"id": int, "name": str, "created": str},
+        pk="id",
+        not_null={"name", "created"},
+    )
+    # NOCASE: "Ana" and "ana" are one learner.
+    db.execute(f"CREATE UNIQUE INDEX idx_{LEARNERS}_name ON {LEARNERS}(name COLLATE NOCASE)")
+    # `seq` is the rowid (stable across VACUUM, which the FTS index relies on); `id` is the UUID.
+    db[CORRECTIONS].create(
+        {
+            "seq": int,
+            "id": str,
+            "learner_id": int,
+            "created": str,
+            "original": str,
+            "verb": str,
+            "tense": str,
+            "person": str,
+            "correct_form": str,
+            "spanish": str,
+            "out_of_scope": int,
+            "is_correct": int,
+            "confidence": float,
+            "error_span": str,
+            "error_start": int,
+            "error_end": int,
+            "explanation_en": str,
+            "explanation_es": str,
+            "model_name": str,
+            "model_sha256": str,
+            "settings": str,
+            "output_json": str,
+            "prompt_ms": float,
+            "forward_ms": float,
+            "mask_p50_us": float,
+            "mask_p99_us": float,
+            "mask_max_us": float,
+            "tokens_sampled": int,
+            "tokens_forced": int,
+            "total_ms": float,
+        },
+        pk="seq",
+        foreign_keys=[("learner_id", LEARNERS, "id")],
+        not_null={"id", "learner_id", "created", "original", "out_of_scope", "is_correct", "output_json"},
+        defaults={"model_name": "", "model_sha256": "", "settings": "{}"},
+    )
+    table = db[CORRECTIONS]
+    table.create_index(["id"], index_name="idx_corrections_id", unique=True)
+    table.create_index(["learner_id", "created"], index_name="idx_corrections_learner_created")
+    table.create_index(["created"], index_name="idx_corrections_created")
+    table.create_index(["verb", "tense", "person"], index_name="idx_corrections_cell")
+    table.create_index(["model_name"], index_name="idx_corrections_model")
+
+
+def _v2_search(db: sqlite_utils.Database) -> None:
+    """FTS5 index over the learner's sentence, kept in step by triggers (existing rows are indexed)."""
+    db[CORRECTIONS].enable_fts(["original"], create_triggers=True, tokenize="unicode61 remove_diacritics 2")
+
+
+def _v3_mask_timings(db: sqlite_utils.Database) -> None:
+    """Optional per-token mask timings: one float32 little-endian blob per correction."""
+    db[MASK_TIMINGS].create(
+        {"correction_seq": int, "count": int, "us_f32": bytes},
+        pk="correction_seq",
+        foreign_keys=[("correction_seq", CORRECTIONS, "seq")],
+        not_null={"count", "us_f32"},
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1_base, _v2_search, _v3_mask_timings)
+LATEST = len(MIGRATIONS)
+
+
+def current_version(db: sqlite_utils.Database) -> int:
+    """Return the highest migration applied to this file (0 for an empty file)."""
+    if not db[VERSION_TABLE].exists():
+        return 0
+    row = db.execute(f"SELECT MAX(version) FROM {VERSION_TABLE}").fetchone()
+    return int(row[0] or 0)
+
+
+def apply(db: sqlite_utils.Database, version: int) -> None:
+    """Apply migration `version` (1-based) and record it; the caller holds the write transaction."""
+    MIGRATIONS[version - 1](db)
+    db[VERSION_TABLE].insert({"version": version, "applied": datetime.now(UTC).isoformat()})

@@ -1,0 +1,305 @@
+"""The Store: learners, corrections and their latency in one SQLite file, safe across threads and crashes."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable
+from datetime import date, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from tutor.errors import StoreError
+from tutor.result import CorrectionResult
+from tutor.store import queries, schema
+from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
+from tutor.store.paths import resolve_db_path
+from tutor.store.records import correction_row, history_row, pack_us, unpack_us, utc_stamp
+
+Learner = str | int
+When = datetime | date | str
+
+
+class Store:
+    """A grammar-tutor store over one SQLite file. Open with Store.open(); safe to share between threads.
+
+    Each thread gets its own connection; each write is one transaction, committed before the method
+    returns. The file is in WAL mode with foreign keys on.
+    """
+
+    def __init__(self, connections: Connections, *, moved_aside: Path | None = None) -> None:
+        """Use Store.open() instead; this wraps already-migrated connections."""
+        self._conns = connections
+        self.path: Path = connections.path
+        self.moved_aside: Path | None = moved_aside  # where fresh=True put a damaged file, if it did
+
+    # -- opening ---------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None, *, fresh: bool = False,
+             synchronous: str = "FULL") -> Store:
+        """Open (creating or upgrading) the store at `path`; None resolves --db/$GRAMMAR_TUTOR_DB/data folder.
+
+        A corrupt or non-SQLite file raises StoreError and is left untouched, unless `fresh` is True:
+        then it is renamed to `<name>.corrupt-<UTC time>` (see `moved_aside`) and a new store is
+        created. A healthy file is never moved. A read-only place or a full disk raises StoreError.
+        `synchronous` is SQLite's: FULL (default) survives power loss; NORMAL survives process crashes.
+        """
+        target = resolve_db_path(path)
+        moved: Path | None = None
+        problem = damage(target)
+        if problem is None:
+            try:
+                return cls._open_checked(target, synchronous)
+            except _Damaged as exc:
+                problem = exc.reason
+        if not fresh:
+            raise corrupt_error(target, problem)
+        moved = move_aside(target)
+        store = cls._open_checked(target, synchronous)
+        store.moved_aside = moved
+        return store
+
+    @classmethod
+    def _open_checked(cls, target: Path, synchronous: str) -> Store:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder {target.parent} for the store ({exc.strerror or exc}); "
+                "choose a writable place with --db PATH or $GRAMMAR_TUTOR_DB"
+            ) from exc
+        conns = Connections(target, synchronous=synchronous)
+        try:
+            db = conns.get()
+            _check_readable(db, target)
+            with translated(target, "switching it to WAL mode"):
+                if db.journal_mode != "wal":
+                    db.enable_wal()
+            _migrate(conns)
+        except BaseException:
+            conns.close()
+            raise
+        return cls(conns)
+
+    def close(self) -> None:
+        """Close every connection (all threads); the store cannot be used afterwards."""
+        self._conns.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """Return the schema version of the open file."""
+        with translated(self.path, "reading its schema version"):
+            return schema.current_version(self._conns.get())
+
+    # -- learners --------------------------------------------------------------------------------
+
+    def ensure_learner(self, name: str) -> int:
+        """Return the id of the learner called `name` (case-insensitive), creating them if needed."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise StoreError("a learner needs a name; give one with --learner NAME")
+        db = self._conns.get()
+        with translated(self.path, f"looking up learner {clean!r}"):
+            found = queries.learner_id(db, clean)
+        if found not in (None, queries.NO_LEARNER):
+            return int(found)
+        with self._conns.write(f"adding learner {clean!r}") as db:
+            db.execute(
+                f"INSERT OR IGNORE INTO {schema.LEARNERS} (name, created) VALUES (?, ?)", [clean, utc_stamp()]
+            )
+            return int(queries.learner_id(db, clean))
+
+    def learners(self) -> list[dict[str, Any]]:
+        """Return every learner as {"id", "name", "created", "corrections"}, by name."""
+        sql = (
+            f"SELECT l.id, l.name, l.created, COUNT(c.seq) AS corrections FROM {schema.LEARNERS} l"
+            f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id"
+            " GROUP BY l.id ORDER BY l.name COLLATE NOCASE"
+        )
+        with translated(self.path, "listing learners"):
+            return list(self._conns.get().query(sql))
+
+    def find_learner(self, learner: Learner) -> dict[str, Any] | None:
+        """Return {"id", "name", "created"} for a learner name (case-insensitive) or id, or None."""
+        db = self._conns.get()
+        with translated(self.path, "looking up a learner"):
+            lid = queries.learner_id(db, learner)
+            rows = list(db.query(f"SELECT id, name, created FROM {schema.LEARNERS} WHERE id = ?", [lid]))
+        return rows[0] if rows else None
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def save_correction(self, result: CorrectionResult, *, learner: Learner, model_name: str | None = None,
+                        model_sha256: str | None = None, settings: dict[str, Any] | None = None,
+                        created: datetime | None = None) -> str:
+        """Save one correction in one transaction, committed on return; return its UUID.
+
+        The model name/sha256 and settings default to the result's own. `created` (default: now)
+        is stored in UTC. Per-token mask timings (result.timings.mask_us) are kept when present.
+        """
+        return self.save_corrections([result], learner=learner, model_name=model_name,
+                                     model_sha256=model_sha256, settings=settings, created=created)[0]
+
+    def save_corrections(self, results: Iterable[CorrectionResult], *, learner: Learner,
+                         model_name: str | None = None, model_sha256: str | None = None,
+                         settings: dict[str, Any] | None = None,
+                         created: datetime | None = None) -> list[str]:
+        """Save many corrections in one transaction (all or none); return their UUIDs in order."""
+        learner_id = self._learner_for_write(learner)
+        ids: list[str] = []
+        with self._conns.write("saving a correction") as db:
+            corrections = db[schema.CORRECTIONS]
+            timings_table = db[schema.MASK_TIMINGS]
+            for result in results:
+                row = correction_row(result, learner_id=learner_id, model_name=model_name,
+                                     model_sha256=model_sha256, settings=settings, created=created)
+                corrections.insert(row)
+                if result.timings.mask_us:
+                    timings_table.insert({"correction_seq": corrections.last_pk,
+                                          "count": len(result.timings.mask_us),
+                                          "us_f32": pack_us(result.timings.mask_us)})
+                ids.append(row["id"])
+        return ids
+
+    def _learner_for_write(self, learner: Learner) -> int:
+        if isinstance(learner, int):
+            with translated(self.path, f"looking up learner id {learner}"):
+                found = queries.learner_id(self._conns.get(), learner)
+            if found == queries.NO_LEARNER:
+                raise StoreError(
+                    f"no learner with id {learner} in {self.path}; use ensure_learner(name) first"
+                )
+            return int(found)
+        return self.ensure_learner(learner)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _filters(self, learner: Learner | None, verb: str | None, tense: str | None, person: str | None,
+                 since: When | None, until: When | None, search: str | None,
+                 only_mistakes: bool) -> queries.Filters:
+        with translated(self.path, "looking up a learner"):
+            lid = queries.learner_id(self._conns.get(), learner)
+        return queries.Filters(lid, verb, tense, person, since, until, search, only_mistakes)
+
+    def history(self, learner: Learner | None = None, *, verb: str | None = None, tense: str | None = None,
+                person: str | None = None, since: When | None = None, until: When | None = None,
+                search: str | None = None, only_mistakes: bool = False, limit: int = 100,
+                offset: int = 0) -> list[dict[str, Any]]:
+        """Return one page of corrections, newest first, as dicts (see records.HISTORY_COLUMNS).
+
+        `learner` is a name or id (an unknown one matches nothing); `since` is inclusive and `until`
+        exclusive (a plain date as `until` includes that day); dates are ISO text, date or datetime
+        (naive = UTC). `search` matches every word as a prefix in the sentence (FTS5).
+        `only_mistakes` keeps in-scope corrections the learner got wrong.
+        """
+        filters = self._filters(learner, verb, tense, person, since, until, search, only_mistakes)
+        with translated(self.path, "reading the history"):
+            return queries.history(self._conns.get(), filters, limit=limit, offset=offset)
+
+    def count_history(self, learner: Learner | None = None, *, verb: str | None = None,
+                      tense: str | None = None, person: str | None = None, since: When | None = None,
+                      until: When | None = None, search: str | None = None,
+                      only_mistakes: bool = False) -> int:
+        """Return how many corrections history() would page through with the same filters."""
+        filters = self._filters(learner, verb, tense, person, since, until, search, only_mistakes)
+        with translated(self.path, "counting the history"):
+            return queries.count_history(self._conns.get(), filters)
+
+    def get(self, correction_id: str) -> dict[str, Any] | None:
+        """Return one correction by UUID (with `mask_us`, the per-token timings, possibly empty), or None."""
+        db = self._conns.get()
+        sql = (
+            f"SELECT c.*, l.name AS learner, m.us_f32 FROM {schema.CORRECTIONS} c"
+            f" JOIN {schema.LEARNERS} l ON l.id = c.learner_id"
+            f" LEFT JOIN {schema.MASK_TIMINGS} m ON m.correction_seq = c.seq WHERE c.id = ?"
+        )
+        with translated(self.path, f"reading correction {correction_id}"):
+            rows = list(db.query(sql, [correction_id]))
+        if not rows:
+            return None
+        out = history_row(rows[0])
+        out["mask_us"] = unpack_us(rows[0]["us_f32"]) if rows[0]["us_f32"] else []
+        return out
+
+    def mistakes(self, learner: Learner, *, limit: int = 100) -> list[dict[str, Any]]:
+        """Return the learner's past errors (in scope, not correct), newest first ("review my mistakes")."""
+        return self.history(learner, only_mistakes=True, limit=limit)
+
+    def error_counts(self, learner: Learner | None = None) -> dict[str, dict[str, int]]:
+        """Return error counts per verb, tense and person: {"verb": {"go": 3, ...}, "tense": {...}, ...}."""
+        db = self._conns.get()
+        with translated(self.path, "counting errors"):
+            return queries.error_counts(db, queries.learner_id(db, learner))
+
+    def progress_by_week(self, learner: Learner | None = None) -> list[dict[str, Any]]:
+        """Return weekly totals, oldest first (week = its Monday; see queries.progress_by_week)."""
+        db = self._conns.get()
+        with translated(self.path, "summarising progress"):
+            return queries.progress_by_week(db, queries.learner_id(db, learner))
+
+    def latency_summary(self) -> list[dict[str, Any]]:
+        """Return per model the mask µs p50/p99/max, total ms p50/p99 and a histogram (see queries)."""
+        with translated(self.path, "summarising latency"):
+            return queries.latency_summary(self._conns.get())
+
+    def export(self, fmt: str, out: str | os.PathLike[str] | IO[str], learner: Learner | None = None) -> int:
+        """Write the history (one learner's or everyone's), oldest first, as "csv" or "json"; return rows."""
+        from tutor.store.export import export
+
+        return export(self, fmt, out, learner)
+
+    def integrity_check(self) -> list[str]:
+        """Return SQLite's integrity_check messages (["ok"] for a healthy file)."""
+        with translated(self.path, "checking its integrity"):
+            return [row[0] for row in self._conns.get().execute("PRAGMA integrity_check")]
+
+
+class _Damaged(Exception):
+    """The file has a SQLite header but cannot be used (corrupt, or another program's database)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _check_readable(db: Any, target: Path) -> None:
+    """Raise _Damaged unless the file reads as a healthy store (or an empty file); writes nothing."""
+    try:
+        tables = set(db.table_names())
+        quick = db.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.DatabaseError as exc:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc):
+            raise _Damaged(f"is damaged ({exc})") from exc
+        raise explain(exc, target, "opening it") from exc
+    if quick is None or quick[0] != "ok":
+        raise _Damaged(f"is damaged (SQLite quick_check: {quick[0] if quick else 'no answer'})")
+    if tables and schema.VERSION_TABLE not in tables:
+        raise _Damaged(
+            "is a SQLite database of another program (it has tables but no grammar-tutor schema_version)"
+        )
+
+
+def _migrate(conns: Connections) -> None:
+    """Bring the file up to schema.LATEST, one migration per transaction; refuse a newer file."""
+    db = conns.get()
+    with translated(conns.path, "reading its schema version"):
+        version = schema.current_version(db)
+    if version > schema.LATEST:
+        raise StoreError(
+            f"the store {conns.path} was written by a newer grammar-tutor (schema {version}, this one "
+            f"knows {schema.LATEST}); update grammar-tutor or choose another file with --db PATH"
+        )
+    while version < schema.LATEST:
+        with conns.write(f"upgrading it to schema {version + 1}") as db:
+            version = schema.current_version(db)  # another process may have migrated meanwhile
+            if version < schema.LATEST:
+                schema.apply(db, version + 1)
+                version += 1
