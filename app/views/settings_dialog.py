@@ -1,0 +1,154 @@
+"""The Settings dialog: model (catalogue or a verified GGUF file), temperature and UI language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.errors import describe
+from app.settings import AppSettings
+from app.worker import run_job
+from tutor.models import catalogue, default_model_name, resolve
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; the window applies them when the dialog is accepted."""
+
+    verified = Signal(bool)  # the model choice passed (True) or failed (False) verification
+
+    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Settings"))
+        self.model_ok = True
+        self.model = QComboBox(self)
+        self.model.setAccessibleName(self.tr("Model"))
+        default = default_model_name()
+        for entry in catalogue().values():
+            title = entry.title + (self.tr(" (default)") if entry.name == default else "")
+            self.model.addItem(title, entry.name)
+        chosen = settings.model or default
+        if self.model.findData(chosen) < 0:
+            self.model.addItem(chosen, chosen)
+        self.model.setCurrentIndex(self.model.findData(chosen))
+        self.browse = QPushButton(self.tr("&Browse…"), self)
+        self.browse.setToolTip(self.tr("Use a GGUF model file from your disk"))
+        self.model_status = QLabel(self)
+        self.model_status.setWordWrap(True)
+        self.model_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.temperature = QDoubleSpinBox(self)
+        self.temperature.setRange(0.0, 1.5)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.temperature.setValue(settings.temperature)
+        self.temperature.setAccessibleName(self.tr("Temperature"))
+        self.temperature.setToolTip(self.tr("0 always gives the most likely answer; higher values vary more"))
+        self.language = QComboBox(self)
+        self.language.addItem("English", "en")
+        self.language.addItem("Español", "es")
+        self.language.setCurrentIndex(max(self.language.findData(settings.language), 0))
+        self.language.setAccessibleName(self.tr("Language of the window"))
+
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.browse)
+        form = QFormLayout()
+        model_label = QLabel(self.tr("&Model:"), self)
+        model_label.setBuddy(self.model)
+        form.addRow(model_label, model_row)
+        form.addRow("", self.model_status)
+        temperature_label = QLabel(self.tr("&Temperature:"), self)
+        temperature_label.setBuddy(self.temperature)
+        form.addRow(temperature_label, self.temperature)
+        language_label = QLabel(self.tr("&Language:"), self)
+        language_label.setBuddy(self.language)
+        form.addRow(language_label, self.language)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.browse.clicked.connect(self.choose_file)
+        self.model.currentIndexChanged.connect(self.verify)
+        self.verify()
+
+    def chosen_model(self) -> str:
+        """Return the catalogue name or GGUF path chosen."""
+        return str(self.model.currentData())
+
+    def chosen_temperature(self) -> float:
+        """Return the temperature chosen."""
+        return float(self.temperature.value())
+
+    def chosen_language(self) -> str:
+        """Return 'en' or 'es'."""
+        return str(self.language.currentData())
+
+    def ask_model_path(self) -> str:
+        """Ask for a GGUF file; return '' when cancelled."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a GGUF model"), "", self.tr("GGUF models (*.gguf);;All files (*)")
+        )
+        return path
+
+    def choose_file(self) -> None:
+        """Add a GGUF file to the choices, select it and verify it."""
+        path = self.ask_model_path()
+        if not path:
+            return
+        index = self.model.findData(path)
+        if index < 0:
+            self.model.addItem(path, path)
+            index = self.model.count() - 1
+        self.model.setCurrentIndex(index)
+
+    def verify(self) -> None:
+        """Check the chosen model in the background (catalogue sha256, or the GGUF header of a file)."""
+        choice = self.chosen_model()
+        self.model_ok = False
+        self._ok_button().setEnabled(False)
+        self.model_status.setStyleSheet("color: #4a4a4a;")
+        self.model_status.setText(self.tr("Checking the model file…"))
+
+        def done(model: Any) -> None:
+            if choice != self.chosen_model():
+                return
+            self.model_ok = True
+            self._ok_button().setEnabled(True)
+            self.model_status.setStyleSheet("color: #1b6e35;")
+            self.model_status.setText(
+                self.tr("Verified: {0} · sha256 {1}… · licence: {2}").format(
+                    model.name, model.sha256[:12], model.licence
+                )
+            )
+            self.verified.emit(True)
+
+        def failed(exc: Exception) -> None:
+            if choice != self.chosen_model():
+                return
+            self.model_status.setStyleSheet("color: #b3261e;")
+            self.model_status.setText(describe(exc, self.tr("checking the model")))
+            self.verified.emit(False)
+
+        run_job(
+            lambda report: resolve(choice), success=done, failure=failed, receiver=self, name="verify model"
+        )
+
+    def _ok_button(self) -> QPushButton:
+        return self.buttons.button(QDialogButtonBox.StandardButton.Ok)
