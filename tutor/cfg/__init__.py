@@ -1,0 +1,1 @@
+"""Context-free grammars (GBNF files) compiled to an incremental pushdown parser with a cached token mask."""
