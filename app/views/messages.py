@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolButton
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 _STYLES = {
     "error": ("#fdecea", "#b3261e"),
@@ -88,3 +97,48 @@ class MessageBar(QFrame):
     def message(self) -> str:
         """Return the text on show, or '' when hidden."""
         return self.text.text() if not self.isHidden() else ""
+
+
+class MessageArea(QWidget):
+    """A stack of MessageBars, one per topic ('model', 'store', 'engine', …), so one never hides another."""
+
+    shown = Signal(str, str)  # key, text
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bars: dict[str, MessageBar] = {}
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+
+    def show_message(
+        self,
+        text: str,
+        *,
+        key: str = "general",
+        level: str = "error",
+        actions: Sequence[tuple[str, Callable[[], None]]] = (),
+    ) -> MessageBar:
+        """Show (or replace) the message for `key`; return its bar."""
+        bar = self.bars.get(key)
+        if bar is None:
+            bar = MessageBar(self)
+            self.bars[key] = bar
+            self._layout.addWidget(bar)
+        bar.show_message(text, level=level, actions=actions)
+        self.shown.emit(key, text)
+        return bar
+
+    def dismiss(self, key: str) -> None:
+        """Hide the message for `key`, if any."""
+        if key in self.bars:
+            self.bars[key].dismiss()
+
+    def message(self, key: str) -> str:
+        """Return the text on show for `key`, or ''."""
+        bar = self.bars.get(key)
+        return bar.message() if bar is not None else ""
+
+    def visible(self) -> dict[str, str]:
+        """Return {key: text} for every message on show."""
+        return {key: bar.message() for key, bar in self.bars.items() if not bar.isHidden()}

@@ -87,6 +87,7 @@ class PracticeView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ready = False
+        self.not_ready_reason = ""
         self.working = False
         self.prompt = QLabel(self)
         self.editor = SentenceEdit(self)
@@ -191,9 +192,10 @@ class PracticeView(QWidget):
         self.review_stop.setText(self.tr("&Stop review"))
         self._on_text_changed()
 
-    def set_ready(self, ready: bool) -> None:
-        """Enable correcting once the model is loaded."""
+    def set_ready(self, ready: bool, reason: str = "") -> None:
+        """Enable correcting once the model is loaded; `reason` says why not, when it cannot load."""
         self.ready = ready
+        self.not_ready_reason = reason
         self._update_buttons()
 
     def set_working(self, working: bool) -> None:
@@ -221,9 +223,10 @@ class PracticeView(QWidget):
             self.editor.setFocus()
             return
         if not self.ready:
-            self.show_hint(
-                self.tr("The model is still loading; your sentence will be ready to correct soon.")
+            reason = self.not_ready_reason or self.tr(
+                "The model is still loading; you can correct your sentence in a moment."
             )
+            self.show_hint(reason, "not_ready")
             return
         self.hint.hide()
         self.hint_kind = ""

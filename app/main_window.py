@@ -1,0 +1,490 @@
+"""The main window: learner bar, Practice / History / Teacher tabs, messages, status line and menus."""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QTabWidget, QVBoxLayout, QWidget
+
+from app import worker
+from app.errors import describe
+from app.settings import AppSettings
+from app.translation import install_language
+from app.views.history import HistoryView
+from app.views.learners import LearnerBar
+from app.views.messages import MessageArea
+from app.views.practice import PracticeView
+from app.views.settings_dialog import SettingsDialog
+from app.views.teacher import TeacherView
+from tutor import __version__
+from tutor.errors import InputError, StoreError
+from tutor.result import CorrectionResult
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(QMainWindow):
+    """The whole app. Slow work (model load, correction, statistics, export) goes through app.worker."""
+
+    model_ready = Signal()
+    model_failed = Signal(str)
+    correction_done = Signal(object)  # the CorrectionResult, after the card is drawn and the row saved
+    correction_failed = Signal(str)
+
+    def __init__(
+        self,
+        settings: AppSettings,
+        *,
+        db: str | None = None,
+        tutor: Any = None,
+        load_model: bool = True,
+    ) -> None:
+        """`tutor` is a loaded engine (tests share one); otherwise the model loads in the background."""
+        super().__init__()
+        self.settings = settings
+        self.db = db
+        self.tutor: Any = None
+        self.store: Any = None
+        self.learner = ""
+        self.review: list[dict[str, Any]] = []
+        self.review_index = -1
+        self.settings_dialog: SettingsDialog | None = None
+        self.about_box: QMessageBox | None = None
+        self.loading = False
+
+        self.messages = MessageArea(self)
+        self.learner_bar = LearnerBar(settings, self)
+        self.practice = PracticeView(self)
+        self.history = HistoryView(self)
+        self.teacher = TeacherView(settings, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.practice, "")
+        self.tabs.addTab(self.history, "")
+        self.tabs.addTab(self.teacher, "")
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.addWidget(self.messages)
+        layout.addWidget(self.learner_bar)
+        layout.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        self.model_label = QLabel(self)
+        self.load_progress = QProgressBar(self)
+        self.load_progress.setRange(0, 100)
+        self.load_progress.setMaximumWidth(220)
+        self.load_progress.hide()
+        self.mask_label = QLabel(self)
+        self.mask_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.statusBar().addWidget(self.model_label, 1)
+        self.statusBar().addWidget(self.load_progress)
+        self.statusBar().addPermanentWidget(self.mask_label)
+
+        self._make_actions()
+        self.practice.correct_requested.connect(self.correct)
+        self.practice.review_next_requested.connect(self.next_review)
+        self.practice.review_stop_requested.connect(self.stop_review)
+        self.history.review_requested.connect(self.start_review)
+        self.history.model.failed.connect(self._on_store_failure)
+        self.teacher.dashboard.history.model.failed.connect(self._on_store_failure)
+        self.teacher.dashboard.failed.connect(lambda text: self.messages.show_message(text, key="teacher"))
+        self.learner_bar.learner_changed.connect(self._on_learner_changed)
+        self.learner_bar.failed.connect(
+            lambda text: self.messages.show_message(text, key="learner", level="warning")
+        )
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.retranslate()
+        self.resize(960, 720)
+
+        self.open_store()
+        if tutor is not None:
+            self._on_model_loaded(tutor)
+        elif load_model:
+            self.load_model()
+        self.practice.editor.setFocus()
+
+    # -- chrome ----------------------------------------------------------------------------------
+
+    def _make_actions(self) -> None:
+        self.file_menu = self.menuBar().addMenu("")
+        self.view_menu = self.menuBar().addMenu("")
+        self.tools_menu = self.menuBar().addMenu("")
+        self.help_menu = self.menuBar().addMenu("")
+        self.new_learner_action = QAction(self, shortcut=QKeySequence("Ctrl+N"))
+        self.new_learner_action.triggered.connect(self.learner_bar.ask_new_learner)
+        self.export_action = QAction(self, shortcut=QKeySequence("Ctrl+E"))
+        self.export_action.triggered.connect(self.export_csv)
+        self.quit_action = QAction(self, shortcut=QKeySequence.StandardKey.Quit)
+        self.quit_action.triggered.connect(self.close)
+        self.file_menu.addActions([self.new_learner_action, self.export_action])
+        self.file_menu.addSeparator()
+        self.file_menu.addAction(self.quit_action)
+        self.tab_actions = []
+        for index in range(3):
+            action = QAction(self, shortcut=QKeySequence(f"Ctrl+{index + 1}"))
+            action.triggered.connect(lambda _=False, i=index: self.show_tab(i))
+            self.tab_actions.append(action)
+            self.view_menu.addAction(action)
+        self.focus_sentence_action = QAction(self, shortcut=QKeySequence("Ctrl+L"))
+        self.focus_sentence_action.triggered.connect(self.focus_sentence)
+        self.view_menu.addAction(self.focus_sentence_action)
+        self.settings_action = QAction(self, shortcut=QKeySequence("Ctrl+,"))
+        self.settings_action.triggered.connect(self.open_settings)
+        self.reload_action = QAction(self)
+        self.reload_action.triggered.connect(self.load_model)
+        self.tools_menu.addActions([self.settings_action, self.reload_action])
+        self.about_action = QAction(self, shortcut=QKeySequence("F1"))
+        self.about_action.triggered.connect(self.show_about)
+        self.help_menu.addAction(self.about_action)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Retranslate on a language switch."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """Set every fixed text of the window in the current language."""
+        self.file_menu.setTitle(self.tr("&File"))
+        self.view_menu.setTitle(self.tr("&View"))
+        self.tools_menu.setTitle(self.tr("&Tools"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.new_learner_action.setText(self.tr("&New learner…"))
+        self.export_action.setText(self.tr("&Export history as CSV…"))
+        self.quit_action.setText(self.tr("&Quit"))
+        for action, text in zip(
+            self.tab_actions,
+            (self.tr("&Practice"), self.tr("&History"), self.tr("&Teacher review")),
+            strict=True,
+        ):
+            action.setText(text)
+        self.focus_sentence_action.setText(self.tr("Go to the &sentence box"))
+        self.settings_action.setText(self.tr("&Settings…"))
+        self.reload_action.setText(self.tr("&Reload the model"))
+        self.about_action.setText(self.tr("&About grammar-tutor"))
+        self.tabs.setTabText(0, self.tr("&Practice"))
+        self.tabs.setTabText(1, self.tr("&History"))
+        self.tabs.setTabText(2, self.tr("&Teacher"))
+        self.tabs.setAccessibleName(self.tr("Pages"))
+        self.model_label.setAccessibleName(self.tr("Model status"))
+        self.load_progress.setAccessibleName(self.tr("Model loading progress"))
+        self.mask_label.setAccessibleName(self.tr("Masking latency of the last correction"))
+        self._update_title()
+        self._update_model_label()
+
+    def _update_title(self) -> None:
+        if self.learner:
+            self.setWindowTitle(self.tr("grammar-tutor — {0}").format(self.learner))
+        else:
+            self.setWindowTitle("grammar-tutor")
+
+    def _update_model_label(self) -> None:
+        if self.loading:
+            return
+        if self.tutor is not None:
+            self.model_label.setText(self.tr("Model: {0} · ready").format(self.tutor.model.name))
+        else:
+            self.model_label.setText(self.tr("No model loaded"))
+
+    def show_tab(self, index: int) -> None:
+        """Show a page by its index (Ctrl+1, Ctrl+2, Ctrl+3)."""
+        self.tabs.setCurrentIndex(index)
+
+    def focus_sentence(self) -> None:
+        """Show Practice and put the cursor in the sentence box."""
+        self.tabs.setCurrentWidget(self.practice)
+        self.practice.editor.setFocus()
+
+    def _on_tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.history:
+            self.history.apply_filters()
+        elif self.tabs.widget(index) is self.teacher and self.teacher.is_unlocked():
+            self.teacher.dashboard.refresh()
+
+    # -- the store -------------------------------------------------------------------------------
+
+    def open_store(self, *, fresh: bool = False) -> None:
+        """Open the history database; a damaged one gets a message with a 'fresh database' button."""
+        from tutor.store import Store
+
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        try:
+            self.store = Store.open(self.db, fresh=fresh)
+        except StoreError as exc:
+            self.messages.show_message(
+                describe(exc)
+                + " "
+                + self.tr("You can still correct sentences, but they will not be saved until this is fixed."),
+                key="store",
+                actions=[
+                    (self.tr("Start a fresh database"), lambda: self.open_store(fresh=True)),
+                    (self.tr("Try again"), self.open_store),
+                ],
+            )
+        else:
+            self.messages.dismiss("store")
+            if self.store.moved_aside is not None:
+                self.messages.show_message(
+                    self.tr("A fresh, empty database was started. The damaged file was kept as {0}.").format(
+                        str(self.store.moved_aside)
+                    ),
+                    key="store",
+                    level="info",
+                )
+        self.learner_bar.set_store(self.store)
+        self.teacher.set_store(self.store)
+        self.history.set_source(self.store, self.learner or None)
+
+    def _on_store_failure(self, exc: Exception) -> None:
+        self.messages.show_message(describe(exc), key="store")
+
+    def _on_learner_changed(self, name: str) -> None:
+        if name != self.learner:
+            self.stop_review()
+        self.learner = name
+        self.history.set_source(self.store, name or None)
+        self._update_title()
+
+    # -- the model -------------------------------------------------------------------------------
+
+    def load_model(self) -> None:
+        """Load the chosen model in the background, showing progress; correcting waits until it is ready."""
+        from tutor.api import Tutor
+
+        if self.loading:
+            return
+        self.loading = True
+        self.practice.set_ready(False)
+        self.messages.dismiss("model")
+        choice = self.settings.model or None
+        temperature = self.settings.temperature
+        self.load_progress.setValue(0)
+        self.load_progress.show()
+        self.model_label.setText(self.tr("Loading the model…"))
+
+        def op(report: worker.Report) -> Any:
+            return Tutor.load(
+                choice, temperature=temperature, progress=lambda done, what: report((done, what))
+            )
+
+        worker.run_job(
+            op,
+            success=self._on_model_loaded,
+            failure=self._on_model_failed,
+            progress=self._on_load_progress,
+            receiver=self,
+            name="load model",
+        )
+
+    def _on_load_progress(self, item: tuple[float, str]) -> None:
+        done, what = item
+        self.load_progress.setValue(round(max(0.0, min(done, 1.0)) * 100))
+        self.model_label.setText(self.tr("Loading the model: {0}").format(what))
+
+    def _on_model_loaded(self, tutor: Any) -> None:
+        self.loading = False
+        self.tutor = tutor
+        self.load_progress.hide()
+        self.practice.set_ready(True)
+        self._update_model_label()
+        self.model_ready.emit()
+
+    def _on_model_failed(self, exc: Exception) -> None:
+        self.loading = False
+        self.load_progress.hide()
+        self.tutor = None
+        self.practice.set_ready(False, self.tr("No model is loaded. Open Settings (Ctrl+,) to choose one."))
+        self._update_model_label()
+        text = describe(exc, self.tr("loading the model"))
+        self.messages.show_message(
+            text,
+            key="model",
+            actions=[(self.tr("Open Settings"), self.open_settings), (self.tr("Try again"), self.load_model)],
+        )
+        self.model_failed.emit(text)
+
+    # -- correcting ------------------------------------------------------------------------------
+
+    def correct(self, sentence: str) -> None:
+        """Correct `sentence` in the background, streaming the model's output; save it for the learner."""
+        if self.tutor is None or self.practice.working:
+            return
+        tutor, store, learner = self.tutor, self.store, self.learner
+        self.practice.set_working(True)
+        self.messages.dismiss("engine")
+
+        def op(report: worker.Report) -> tuple[CorrectionResult, Exception | None]:
+            result = tutor.correct(sentence, on_token=report)
+            saved_error: Exception | None = None
+            if store is not None and learner:
+                try:
+                    store.save_correction(result, learner=learner)
+                except StoreError as exc:
+                    saved_error = exc
+            return result, saved_error
+
+        worker.run_job(
+            op,
+            success=self._on_corrected,
+            failure=lambda exc: self._on_correct_failed(exc, sentence),
+            progress=self.practice.append_token,
+            receiver=self,
+            name="correct",
+        )
+
+    def _on_corrected(self, outcome: tuple[CorrectionResult, Exception | None]) -> None:
+        result, saved_error = outcome
+        self.practice.set_working(False)
+        self.practice.card.show_result(result)
+        self.mask_label.setText(result.timings.status_line())
+        if saved_error is not None:
+            self.messages.show_message(
+                self.tr("The correction is shown but was not saved: {0}").format(describe(saved_error)),
+                key="save",
+                level="warning",
+            )
+        elif not self.learner and self.store is not None:
+            self.practice.show_hint(
+                self.tr("Choose or create a learner to keep a history of your corrections.")
+            )
+        if self.review_index >= 0 and result.is_correct and not result.out_of_scope:
+            self.practice.review_label.setText(self.tr("Fixed! Press Next mistake to go on."))
+        self.correction_done.emit(result)
+
+    def _on_correct_failed(self, exc: Exception, sentence: str) -> None:
+        self.practice.set_working(False)
+        text = describe(exc, self.tr("correcting your sentence"))
+        if isinstance(exc, InputError):
+            self.practice.show_hint(text, "input")
+        else:
+            self.messages.show_message(
+                text, key="engine", actions=[(self.tr("Try again"), lambda: self.correct(sentence))]
+            )
+        self.correction_failed.emit(text)
+
+    # -- review my mistakes ----------------------------------------------------------------------
+
+    def start_review(self) -> None:
+        """Re-ask the learner's past mistakes one by one in the Practice page."""
+        if self.store is None or not self.learner:
+            return
+        try:
+            self.review = self.store.mistakes(self.learner)
+        except StoreError as exc:
+            self._on_store_failure(exc)
+            return
+        if not self.review:
+            self.messages.show_message(
+                self.tr("{0} has no mistakes to review. Well done!").format(self.learner),
+                key="review",
+                level="info",
+            )
+            return
+        self.review_index = -1
+        self.tabs.setCurrentWidget(self.practice)
+        self.next_review()
+
+    def next_review(self) -> None:
+        """Show the next past mistake, or end the review after the last one."""
+        self.review_index += 1
+        if self.review_index >= len(self.review):
+            self.stop_review()
+            self.messages.show_message(
+                self.tr("Review finished: you went through all your mistakes."), key="review", level="info"
+            )
+            return
+        row = self.review[self.review_index]
+        self.practice.set_review(
+            self.tr("Review {0} of {1}: you wrote this on {2}. Fix the verb and press Ctrl+Enter.").format(
+                self.review_index + 1, len(self.review), row["created"][:10]
+            ),
+            sentence=row["original"],
+        )
+
+    def stop_review(self) -> None:
+        """Leave review mode."""
+        self.review = []
+        self.review_index = -1
+        self.practice.set_review(None)
+
+    # -- settings, export, about -----------------------------------------------------------------
+
+    def open_settings(self) -> None:
+        """Open the Settings dialog; its changes apply when accepted."""
+        dialog = SettingsDialog(self.settings, self)
+        self.settings_dialog = dialog
+        dialog.accepted.connect(lambda: self.apply_settings(dialog))
+        dialog.open()
+
+    def apply_settings(self, dialog: SettingsDialog) -> None:
+        """Save the dialog's choices; reload the model or switch language when they changed."""
+        model, temperature, language = (
+            dialog.chosen_model(),
+            dialog.chosen_temperature(),
+            dialog.chosen_language(),
+        )
+        reload_needed = model != (self.settings.model or dialog.model.itemData(0)) or (
+            temperature != self.settings.temperature
+        )
+        if self.tutor is None:
+            reload_needed = True
+        self.settings.model = model
+        self.settings.temperature = temperature
+        if language != self.settings.language:
+            self.settings.language = language
+            if not install_language(language):
+                self.messages.show_message(
+                    self.tr("Some translation files are missing; part of the window stays in English."),
+                    key="language",
+                    level="warning",
+                )
+        self.settings.sync()
+        if reload_needed:
+            self.load_model()
+
+    def export_csv(self) -> None:
+        """Export from the Teacher page (it asks for the passphrase first if locked)."""
+        self.tabs.setCurrentWidget(self.teacher)
+        if self.teacher.is_unlocked():
+            self.teacher.dashboard.export_csv()
+        else:
+            self.teacher.lock_page.passphrase.setFocus()
+
+    def show_about(self) -> None:
+        """Show version, model and the model's licence."""
+        model = self.tutor.model if self.tutor is not None else None
+        lines = [
+            f"<h3>grammar-tutor {escape(__version__)}</h3>",
+            "<p>" + self.tr("An offline English verb tutor for Spanish speakers.") + "</p>",
+        ]
+        if model is not None:
+            lines.append(
+                "<p>"
+                + self.tr("Model: {0}<br>sha256: {1}<br>Licence: {2}").format(
+                    escape(model.name), escape(model.sha256[:16]) + "…", escape(model.licence)
+                )
+                + "</p>"
+            )
+        else:
+            lines.append("<p>" + self.tr("No model is loaded.") + "</p>")
+        box = QMessageBox(
+            QMessageBox.Icon.Information, self.tr("About grammar-tutor"), "".join(lines), parent=self
+        )
+        box.setTextFormat(Qt.TextFormat.RichText)
+        self.about_box = box
+        box.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Let running jobs finish (the engine cannot be interrupted mid-token), then close the store."""
+        if worker.busy():
+            self.model_label.setText(self.tr("Finishing the current job…"))
+            worker.wait_for_jobs()
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        super().closeEvent(event)
