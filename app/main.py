@@ -28,7 +28,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 
 def run_app(db: str | None = None) -> int:
-    """Open the main window on the store `db` (default: $GRAMMAR_TUTOR_DB or data folder); return exit code."""
+    """Open the window on the store `db` (default: $GRAMMAR_TUTOR_DB or data folder); return exit code."""
     from app.main_window import MainWindow
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
