@@ -1,0 +1,1 @@
+"""§A13 correction: sentence analysis, candidate answers, prompt, explanations."""

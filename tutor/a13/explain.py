@@ -1,0 +1,41 @@
+"""Bilingual one-line explanations from data/explanations/a13.json, filled from the §A13 table."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from tutor.a13.analysis import Option
+from tutor.resources import data_path
+
+_SUBJECT = {"1st singular": "I", "2nd singular": "you", "3rd singular": "he / she / it"}
+
+
+@cache
+def _templates() -> dict[str, dict[str, str]]:
+    raw = json.loads(data_path("explanations", "a13.json").read_text(encoding="utf-8"))
+    return {k: v for k, v in raw.items() if not k.startswith("_")}
+
+
+def explain(option: Option | None) -> tuple[str, str]:
+    """Return (english, spanish) explanations for the chosen option (None: out of scope)."""
+    t = _templates()
+    if option is None:
+        entry = t["out of scope"]
+        return entry["en"], entry["es"]
+    cell = option.cell
+    key = option.rule if option.is_error else "correct"
+    if key in ("present agreement", "present agrees"):
+        key = "present agreement be" if cell.verb == "be" else (
+            "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
+    if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
+        key = "wrong past form regular"
+    entry = t.get(key, t["correct"])
+    aux = option.written.split()[0] if " " in option.written else ""
+    if key == "after have":
+        aux = "have / has / had"
+    if key == "passive":
+        aux = "be"
+    values = {"form": cell.correct_form, "written": option.written, "verb": cell.verb, "aux": aux,
+              "subject": _SUBJECT[cell.person]}
+    return entry["en"].format(**values), entry["es"].format(**values)

@@ -1,0 +1,214 @@
+"""The tutor's front door: load a model once, then correct sentences.
+
+`Tutor.correct` runs: check the input → analyse the sentence (facts) → the answer set → one
+constrained decode on the model (original pinned, every field from the §A13 table) → the result
+with its explanation, confidence and timings.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tutor.a13.analysis import Option, analyse
+from tutor.a13.candidates import Answer, answers_for, select_options
+from tutor.a13.explain import explain
+from tutor.a13.prompt import answer_json, render
+from tutor.errors import InputError
+from tutor.models import ModelFile, resolve
+from tutor.result import CorrectionResult, Timings
+
+MAX_SENTENCE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Switches for each idea of the pipeline (all on by default); see the README's ablation table."""
+
+    temperature: float = 0.0
+    seed: int | None = None
+    facts: bool = True  # narrow the answers with the sentence's facts (slot, subject, wrong word)
+    priors: bool = True  # weight the answers by the sentence's evidence (time words, doubtful words)
+    private_fields: bool = True  # the model writes the word as written before the answer
+    spanish_choice: bool = True  # the model picks among the accepted Spanish forms
+    jump_forward: bool = True
+    max_tokens: int = 160
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the settings as a plain dict (stored with each correction)."""
+        return asdict(self)
+
+
+def check_sentence(sentence: object) -> str:
+    """Return the sentence stripped, or raise InputError with a message a learner can act on."""
+    if not isinstance(sentence, str):
+        raise InputError("the sentence must be text")
+    text = sentence.strip()
+    if not text:
+        raise InputError("the sentence is empty: type one English sentence to correct")
+    if len(text) > MAX_SENTENCE_CHARS:
+        raise InputError(
+            f"the sentence is {len(text)} characters long; the tutor corrects one sentence of at most"
+            f" {MAX_SENTENCE_CHARS} characters. Shorten it or split it into several sentences."
+        )
+    bad = [c for c in text if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t"]
+    if bad:
+        raise InputError(
+            f"the sentence contains a control or unassigned character (U+{ord(bad[0]):04X}); remove it and try again"
+        )
+    if not any(c.isalpha() for c in text):
+        raise InputError("the sentence has no words: type one English sentence to correct")
+    return text
+
+
+def abstention(original: str) -> dict[str, Any]:
+    """Return the §A13 out-of-scope object."""
+    return {"original": original, "out_of_scope": True}
+
+
+class Tutor:
+    """A loaded model plus the §A13 pipeline."""
+
+    def __init__(self, model: Any, model_file: ModelFile, settings: Settings | None = None) -> None:
+        from tutor.decoding.choices import PieceIndex
+        from tutor.decoding.decoder import Decoder
+
+        self.llm = model
+        self.model = model_file
+        self.settings = settings or Settings()
+        self.decoder = Decoder(model)
+        excluded = {t for t in range(model.n_vocab) if model.is_eog(t)}
+        self.piece_index = PieceIndex([model.piece(t) for t in range(model.n_vocab)], excluded,
+                                      eog_ids=sorted(excluded))
+
+    @classmethod
+    def load(cls, model: str | Path | None = None, *, temperature: float = 0.0,
+             progress: Callable[[float, str], None] | None = None, **settings: Any) -> Tutor:
+        """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
+        from tutor.decoding.llm import LoadedModel
+
+        if progress:
+            progress(0.05, "checking the model file")
+        model_file = resolve(model)
+        if progress:
+            progress(0.3, f"loading {model_file.name}")
+        llm = LoadedModel(model_file)
+        if progress:
+            progress(0.8, "reading the vocabulary")
+        tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+        if progress:
+            progress(0.9, "warming up")
+        tutor.warm_up()
+        if progress:
+            progress(1.0, "ready")
+        return tutor
+
+    def close(self) -> None:
+        """Free the model."""
+        self.llm.close()
+
+    def warm_up(self) -> None:
+        """Evaluate the fixed few-shot prefix once so later requests reuse its KV cache."""
+        prefix, _ = render("", self.model.prompt_format, private=self.settings.private_fields)
+        self.llm.set_context(self.llm.tokenize(prefix.encode("utf-8"), bos=True, special=True))
+
+    def with_settings(self, **changes: Any) -> Tutor:
+        """Return a tutor sharing this model with some settings changed."""
+        other = object.__new__(Tutor)
+        other.__dict__.update(self.__dict__)
+        other.settings = replace(self.settings, **changes)
+        return other
+
+    # ------------------------------------------------------------------------------------------
+    def correct(self, sentence: str, *, on_token: Callable[[str], None] | None = None) -> CorrectionResult:
+        """Return the correction of one sentence (raises InputError for unusable input)."""
+        t0 = time.perf_counter_ns()
+        original = check_sentence(sentence)
+        st = self.settings
+        analysis = analyse(original)
+        if analysis.abstain:
+            en, es = explain(None)
+            return CorrectionResult(
+                original=original, output=abstention(original), out_of_scope=True, is_correct=False,
+                confidence=1.0, explanation_en=en, explanation_es=es,
+                timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6),
+                model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
+            )
+        options = select_options(analysis, use_facts=st.facts)
+        answers = answers_for(options, spanish_choice=st.spanish_choice)
+        if not st.priors:
+            answers = [Answer(a.option, a.spanish, 0.0) for a in answers]
+        answer, confidence, gen = self._decode(original, answers, on_token)
+        opt = answer.option
+        output = {"original": original}
+        output.update(answer.fields(private=False))
+        output["confidence"] = round(confidence, 4)
+        en, es = explain(opt)
+        mask_us = [ns / 1000 for ns in gen.mask_ns] if gen else []
+        timings = Timings(
+            prompt_ms=gen.prompt_ms if gen else 0.0,
+            forward_ms=gen.forward_ms if gen else 0.0,
+            mask_p50_us=float(np.percentile(mask_us, 50)) if mask_us else 0.0,
+            mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
+            mask_max_us=max(mask_us) if mask_us else 0.0,
+            tokens_sampled=gen.n_sampled if gen else 0,
+            tokens_forced=gen.n_forced if gen else 0,
+            total_ms=(time.perf_counter_ns() - t0) / 1e6,
+            mask_us=tuple(mask_us),
+        )
+        return CorrectionResult(
+            original=original, output=output, out_of_scope=False, is_correct=not opt.is_error,
+            confidence=confidence, error_span=opt.written if opt.is_error else None,
+            error_start=opt.start if opt.is_error else None, error_end=opt.end if opt.is_error else None,
+            explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
+            model_sha256=self.model.sha256, settings=st.to_dict(),
+        )
+
+    def _decode(self, original: str, answers: list[Answer], on_token: Callable[[str], None] | None):
+        from tutor.decoding.choices import ChoiceMatcher
+
+        st = self.settings
+        prefix, request = render(original, self.model.prompt_format, private=st.private_fields)
+        strings = []
+        for a in answers:
+            text = answer_json(original, a.fields(private=st.private_fields), private=st.private_fields)
+            strings.append(text.encode("utf-8"))
+        # identical strings (the same cell reached by two rules) are merged, keeping the best prior
+        merged: dict[bytes, int] = {}
+        for k, s in enumerate(strings):
+            if s not in merged or answers[k].prior > answers[merged[s]].prior:
+                merged[s] = k
+        keep = list(merged.values())
+        strings = [strings[k] for k in keep]
+        answers = [answers[k] for k in keep]
+        priors = [a.prior for a in answers]
+        matcher = ChoiceMatcher(strings, self.piece_index, priors)
+        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
+        decoded = bytearray()
+
+        def stream(data: bytes) -> None:
+            decoded.extend(data)
+            if on_token:
+                on_token(data.decode("utf-8", errors="replace"))
+
+        gen = self.decoder.generate(tokens, matcher, temperature=st.temperature, seed=st.seed,
+                                    max_tokens=st.max_tokens, jump_forward=st.jump_forward,
+                                    on_text=stream if on_token else None)
+        k = matcher.chosen()
+        if k is None:  # cannot happen: the matcher finished on exactly one string
+            k = strings.index(gen.text)
+        json.loads(gen.text)  # the decoded text is the JSON of the chosen answer
+        return answers[k], float(np.exp(gen.logprob)), gen
+
+
+def option_summary(option: Option) -> str:
+    """Return a short debugging description of an option."""
+    c = option.cell
+    return f"{option.written!r} → {c.verb}/{c.tense}/{c.person} = {c.correct_form} ({option.rule}, p={option.prior})"

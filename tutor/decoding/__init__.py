@@ -1,0 +1,1 @@
+"""Decoding on a local GGUF model: the loaded model, the one decoder loop, and jump-forward."""
