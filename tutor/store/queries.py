@@ -14,7 +14,7 @@ from typing import Any
 import sqlite_utils
 
 from tutor.store.records import bound, history_row
-from tutor.store.schema import CORRECTIONS, LEARNERS
+from tutor.store.schema import CORRECTIONS, LEARNERS, WEEK_SQL
 
 # Upper edges (µs) of the latency histogram buckets; the last bucket is open-ended.
 HISTOGRAM_EDGES_US: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
@@ -36,8 +36,8 @@ class Filters:
     search: str | None = None
     only_mistakes: bool = False
 
-    def where(self) -> tuple[str, list[Any]]:
-        """Return the SQL WHERE clause (over alias `c`) and its parameters."""
+    def where(self, *, ordered: bool = True) -> tuple[str, list[Any]]:
+        """Return the SQL WHERE clause (over alias `c`) and its parameters; `ordered` for paged queries."""
         clauses: list[str] = []
         params: list[Any] = []
         if self.learner_id is not None:
@@ -58,7 +58,10 @@ class Filters:
             clauses.append("c.is_correct = 0 AND c.out_of_scope = 0")
         match = fts_query(self.search or "")
         if match:
-            clauses.append(f"c.seq IN (SELECT rowid FROM {CORRECTIONS}_fts WHERE {CORRECTIONS}_fts MATCH ?)")
+            # A page walks the created/learner index in order and tests membership (`+c.seq` keeps the
+            # planner from fetching and sorting every match of a common word); a count reads the matches.
+            seq = "+c.seq" if ordered else "c.seq"
+            clauses.append(f"{seq} IN (SELECT rowid FROM {CORRECTIONS}_fts WHERE {CORRECTIONS}_fts MATCH ?)")
             params.append(match)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
@@ -94,19 +97,18 @@ def history(db: sqlite_utils.Database, filters: Filters, *, limit: int, offset: 
 
 def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
     """Return how many corrections match `filters`."""
-    where, params = filters.where()
+    where, params = filters.where(ordered=False)
     return int(db.execute(f"SELECT COUNT(*) FROM {CORRECTIONS} c{where}", params).fetchone()[0])
 
 
 def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, dict[str, int]]:
     """Return {"verb"|"tense"|"person": {value: errors}}, most frequent first; errors exclude out-of-scope."""
-    where = "WHERE is_correct = 0 AND out_of_scope = 0"
-    params: list[Any] = []
-    if learner is not None:
-        where += " AND learner_id = ?"
-        params.append(learner)
+    where, params = _learner_clause(learner, "AND")
     totals: dict[str, dict[str, int]] = {"verb": {}, "tense": {}, "person": {}}
-    sql = f"SELECT verb, tense, person, COUNT(*) FROM {CORRECTIONS} {where} GROUP BY verb, tense, person"
+    sql = (
+        f"SELECT verb, tense, person, COUNT(*) FROM {CORRECTIONS}"
+        f" WHERE is_correct = 0 AND out_of_scope = 0{where} GROUP BY learner_id, verb, tense, person"
+    )
     for verb, tense, person, n in db.execute(sql, params):
         for key, value in (("verb", verb), ("tense", tense), ("person", person)):
             if value is not None:
@@ -116,73 +118,72 @@ def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, di
 
 def progress_by_week(db: sqlite_utils.Database, learner: int | None) -> list[dict[str, Any]]:
     """Return per week with corrections: week (its Monday), total, correct, errors, out_of_scope, accuracy."""
-    where, params = ("WHERE learner_id = ?", [learner]) if learner is not None else ("", [])
-    # Monday on or before the day: step back 6 days, then forward to the next Monday.
+    where, params = _learner_clause(learner, "WHERE")
+    # Grouping by learner first walks idx_corrections_learner_week in order, with no sort.
     sql = (
-        "SELECT date(substr(created, 1, 10), '-6 days', 'weekday 1') AS week, COUNT(*) AS total,"
-        " SUM(is_correct = 1 AND out_of_scope = 0) AS correct,"
-        " SUM(is_correct = 0 AND out_of_scope = 0) AS errors,"
-        " SUM(out_of_scope = 1) AS out_of_scope"
-        f" FROM {CORRECTIONS} {where} GROUP BY week ORDER BY week"
+        f"SELECT {WEEK_SQL} AS week, COUNT(*), SUM(is_correct = 1 AND out_of_scope = 0),"
+        f" SUM(is_correct = 0 AND out_of_scope = 0), SUM(out_of_scope = 1)"
+        f" FROM {CORRECTIONS}{where} GROUP BY learner_id, week"
     )
-    weeks = []
-    for row in db.query(sql, params):
-        judged = row["correct"] + row["errors"]
-        row["accuracy"] = row["correct"] / judged if judged else None
-        weeks.append(row)
-    return weeks
+    weeks: dict[str, list[int]] = {}
+    for week, *counts in db.execute(sql, params):
+        sums = weeks.setdefault(week, [0, 0, 0, 0])
+        for i, n in enumerate(counts):
+            sums[i] += n
+    out = []
+    for week in sorted(weeks):
+        total, correct, errors, out_of_scope = weeks[week]
+        judged = correct + errors
+        out.append({"week": week, "total": total, "correct": correct, "errors": errors,
+                    "out_of_scope": out_of_scope, "accuracy": correct / judged if judged else None})
+    return out
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
-    """Return the nearest-rank q-th percentile (0 < q <= 100) of an ascending, non-empty list."""
-    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
+def _learner_clause(learner: int | None, keyword: str) -> tuple[str, list[Any]]:
+    return (f" {keyword} learner_id = ?", [learner]) if learner is not None else ("", [])
+
+
+def _nth(db: sqlite_utils.Database, column: str, model: str, n: int, q: float) -> float:
+    """Return the nearest-rank q-th percentile of `column` over a model's n timed corrections."""
+    rank = max(1, math.ceil(q / 100 * n))
+    sql = (
+        f"SELECT {column} FROM {CORRECTIONS} WHERE model_name = ? AND {column} > 0"
+        f" ORDER BY {column} LIMIT 1 OFFSET ?"
+    )
+    row = db.execute(sql, [model, rank - 1]).fetchone()
+    return float(row[0]) if row else 0.0
 
 
 def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Return per model: corrections, p50/p99 of mask µs/token, max, total-ms p50/p99 and a histogram.
+    """Return per model: corrections timed, mask µs/token p50, p99 and max, and a histogram.
 
-    Only corrections that sampled at least one token count (a fully forced one never ran the mask).
-    mask_p50_us is the median of the per-correction medians; mask_p99_us the 99th percentile of the
-    per-correction p99s; the histogram buckets the per-correction medians by HISTOGRAM_EDGES_US.
+    Counts corrections whose mask ran (mask_p50_us > 0). mask_p50_us is the median of the
+    per-correction medians; mask_p99_us the 99th percentile of the per-correction p99s; mask_max_us
+    the largest single mask; the histogram buckets the per-correction medians by HISTOGRAM_EDGES_US
+    ({"le_us": upper edge or None for the open last bucket, "count"}).
     """
-    by_model: dict[tuple[str, str], tuple[list[float], list[float], list[float], list[float]]] = {}
-    sql = (
-        f"SELECT model_name, model_sha256, mask_p50_us, mask_p99_us, mask_max_us, total_ms FROM {CORRECTIONS}"
-        " WHERE tokens_sampled > 0"
+    models_sql = (
+        f"SELECT model_name, COUNT(*) FROM {CORRECTIONS} INDEXED BY idx_corrections_model_mask_p50_us"
+        " WHERE mask_p50_us > 0 GROUP BY model_name ORDER BY model_name"
     )
-    for name, sha, p50, p99, mx, total in db.execute(sql):
-        lists = by_model.setdefault((name or "", sha or ""), ([], [], [], []))
-        lists[0].append(p50 or 0.0)
-        lists[1].append(p99 or 0.0)
-        lists[2].append(mx or 0.0)
-        lists[3].append(total or 0.0)
+    # One range count per bucket walks only that bucket's slice of the index.
+    bucket_sql = (
+        f"SELECT COUNT(*) FROM {CORRECTIONS} WHERE model_name = ? AND mask_p50_us > ? AND mask_p50_us <= ?"
+    )
     summary = []
-    for (name, sha), (p50s, p99s, maxes, totals) in sorted(by_model.items()):
-        p50s.sort()
-        p99s.sort()
-        totals.sort()
-        counts = [0] * (len(HISTOGRAM_EDGES_US) + 1)
-        edge_index = 0
-        for value in p50s:  # ascending, so the bucket index only moves forward
-            while edge_index < len(HISTOGRAM_EDGES_US) and value > HISTOGRAM_EDGES_US[edge_index]:
-                edge_index += 1
-            counts[edge_index] += 1
-        histogram = [
-            {"le_us": edge, "count": count}
-            for edge, count in zip((*HISTOGRAM_EDGES_US, None), counts, strict=True)
-        ]
-        summary.append(
-            {
-                "model_name": name,
-                "model_sha256": sha,
-                "corrections": len(p50s),
-                "mask_p50_us": _percentile(p50s, 50),
-                "mask_p99_us": _percentile(p99s, 99),
-                "mask_max_us": max(maxes),
-                "total_ms_p50": _percentile(totals, 50),
-                "total_ms_p99": _percentile(totals, 99),
-                "histogram": histogram,
-            }
-        )
+    for name, n in db.execute(models_sql).fetchall():
+        counts = []
+        for low, high in zip((0, *HISTOGRAM_EDGES_US), (*HISTOGRAM_EDGES_US, math.inf), strict=True):
+            counts.append(int(db.execute(bucket_sql, [name, low, high]).fetchone()[0]))
+        max_sql = f"SELECT MAX(mask_max_us) FROM {CORRECTIONS} WHERE model_name = ?"
+        max_row = db.execute(max_sql, [name]).fetchone()
+        summary.append({
+            "model_name": name,
+            "corrections": n,
+            "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50),
+            "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99),
+            "mask_max_us": float(max_row[0] or 0.0),
+            "histogram": [{"le_us": edge, "count": count}
+                          for edge, count in zip((*HISTOGRAM_EDGES_US, None), counts, strict=True)],
+        })
     return summary

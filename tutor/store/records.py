@@ -47,6 +47,14 @@ HISTORY_COLUMNS: tuple[str, ...] = (
     "output",
 )
 _BOOLS = ("out_of_scope", "is_correct")
+# Columns correction_row() fills (everything but the rowid `seq`).
+CORRECTION_COLUMNS: tuple[str, ...] = (
+    "id", "learner_id", "created", "original", "verb", "tense", "person", "correct_form", "spanish",
+    "out_of_scope", "is_correct", "confidence", "error_span", "error_start", "error_end",
+    "explanation_en", "explanation_es", "model_name", "model_sha256", "settings", "output_json",
+    "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "tokens_sampled",
+    "tokens_forced", "total_ms",
+)
 
 
 def utc_stamp(moment: datetime | None = None) -> str:

@@ -16,6 +16,8 @@ LEARNERS = "learners"
 CORRECTIONS = "corrections"
 MASK_TIMINGS = "mask_timings"
 VERSION_TABLE = "schema_version"
+# The Monday (UTC) of a correction's week. Indexed as an expression, so queries must use this exact text.
+WEEK_SQL = "date(substr(created, 1, 10), '-6 days', 'weekday 1')"
 
 
 def _v1_base(db: sqlite_utils.Database) -> None:
@@ -69,10 +71,19 @@ def _v1_base(db: sqlite_utils.Database) -> None:
     )
     table = db[CORRECTIONS]
     table.create_index(["id"], index_name="idx_corrections_id", unique=True)
-    table.create_index(["learner_id", "created"], index_name="idx_corrections_learner_created")
+    # History pages: newest first, for everyone or one learner.
     table.create_index(["created"], index_name="idx_corrections_created")
-    table.create_index(["verb", "tense", "person"], index_name="idx_corrections_cell")
-    table.create_index(["model_name"], index_name="idx_corrections_model")
+    table.create_index(["learner_id", "created"], index_name="idx_corrections_learner_created")
+    # Statistics read these covering indexes in order (per learner, summed over learners in Python).
+    table.create_index(["learner_id", "verb", "tense", "person", "is_correct", "out_of_scope"],
+                       index_name="idx_corrections_learner_cell")
+    db.execute(
+        f"CREATE INDEX idx_corrections_learner_week ON {CORRECTIONS}"
+        f" (learner_id, {WEEK_SQL}, is_correct, out_of_scope)"
+    )
+    # Latency percentiles are an OFFSET into these, not a sort.
+    for column in ("mask_p50_us", "mask_p99_us", "mask_max_us"):
+        table.create_index(["model_name", column], index_name=f"idx_corrections_model_{column}")
 
 
 def _v2_search(db: sqlite_utils.Database) -> None:

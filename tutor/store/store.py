@@ -14,10 +14,16 @@ from tutor.result import CorrectionResult
 from tutor.store import queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.paths import resolve_db_path
-from tutor.store.records import correction_row, history_row, pack_us, unpack_us, utc_stamp
+from tutor.store.records import CORRECTION_COLUMNS, correction_row, history_row, pack_us, unpack_us, utc_stamp
 
 Learner = str | int
 When = datetime | date | str
+
+_INSERT_CORRECTION = (
+    f"INSERT INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
+    f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})"
+)
+_INSERT_TIMINGS = f"INSERT INTO {schema.MASK_TIMINGS} (correction_seq, count, us_f32) VALUES (?, ?, ?)"
 
 
 class Store:
@@ -152,19 +158,24 @@ class Store:
                          settings: dict[str, Any] | None = None,
                          created: datetime | None = None) -> list[str]:
         """Save many corrections in one transaction (all or none); return their UUIDs in order."""
+        return self.save_dated(((result, created) for result in results), learner=learner,
+                               model_name=model_name, model_sha256=model_sha256, settings=settings)
+
+    def save_dated(self, items: Iterable[tuple[CorrectionResult, datetime | None]], *, learner: Learner,
+                   model_name: str | None = None, model_sha256: str | None = None,
+                   settings: dict[str, Any] | None = None) -> list[str]:
+        """Save (result, created) pairs in one transaction, e.g. an import; return their UUIDs in order."""
         learner_id = self._learner_for_write(learner)
         ids: list[str] = []
         with self._conns.write("saving a correction") as db:
-            corrections = db[schema.CORRECTIONS]
-            timings_table = db[schema.MASK_TIMINGS]
-            for result in results:
+            # Plain parameterised INSERTs: sqlite-utils' insert() re-reads the table's columns per call.
+            for result, created in items:
                 row = correction_row(result, learner_id=learner_id, model_name=model_name,
                                      model_sha256=model_sha256, settings=settings, created=created)
-                corrections.insert(row)
+                seq = db.conn.execute(_INSERT_CORRECTION, row).lastrowid
                 if result.timings.mask_us:
-                    timings_table.insert({"correction_seq": corrections.last_pk,
-                                          "count": len(result.timings.mask_us),
-                                          "us_f32": pack_us(result.timings.mask_us)})
+                    db.conn.execute(_INSERT_TIMINGS, (seq, len(result.timings.mask_us),
+                                                      pack_us(result.timings.mask_us)))
                 ids.append(row["id"])
         return ids
 
