@@ -1,0 +1,110 @@
+"""Helpers for the CFG tests: small vocabularies and reference recognisers (slow, obviously correct)."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+
+from tutor.cfg.gbnf import Alt, GrammarSource, Literal, Node, Ref, Repeat, Seq
+
+
+@dataclass(frozen=True)
+class SmallVocab:
+    pieces: tuple[bytes, ...]
+    special_ids: frozenset[int]
+    eog_ids: frozenset[int]
+    sha256: str
+
+
+def make_vocab(pieces: list[bytes], special: set[int], eog: set[int]) -> SmallVocab:
+    digest = hashlib.sha256(b"\0".join(pieces) + repr((sorted(special), sorted(eog))).encode()).hexdigest()
+    return SmallVocab(tuple(pieces), frozenset(special), frozenset(eog), digest)
+
+
+@pytest.fixture(scope="session")
+def parens_vocab() -> SmallVocab:
+    """Every string of 1-3 bytes over '()atom' plus longer pieces; id 0 is EOS, id 1 a control token."""
+    pieces = [b"</s>", b"<|im_start|>"]
+    pieces += [bytes(p) for n in (1, 2, 3) for p in itertools.product(b"()atom", repeat=n)]
+    pieces += [b"atom", b"(atom)", b"))))", b"atom)", b"((((", b"()()", b"atom))", b"x", b" atom"]
+    return make_vocab(pieces, special={0, 1}, eog={0})
+
+
+def parens_state(s: bytes) -> tuple[bool, bool]:
+    """Return (is a prefix of a sentence, is a sentence) for Expr → "(" Expr* ")" | "atom"."""
+    i, depth, done = 0, 0, False
+    while i < len(s):
+        if done:
+            return False, False
+        if s[i : i + 1] == b"(":
+            depth += 1
+            i += 1
+        elif s[i : i + 1] == b")":
+            if depth == 0:
+                return False, False
+            depth -= 1
+            i += 1
+            done = depth == 0
+        elif s.startswith(b"atom", i):
+            i += 4
+            done = depth == 0
+        elif b"atom".startswith(s[i:]):
+            return True, False
+        else:
+            return False, False
+    return True, done
+
+
+def recognise(src: GrammarSource, data: bytes) -> bool:
+    """Return True when `data` is a sentence of a literal-only grammar (no left recursion)."""
+    rules = {r.name: r.body for r in src.rules}
+
+    @cache
+    def rule_ends(name: str, i: int) -> frozenset[int]:
+        return ends(rules[name], i)
+
+    def ends(node: Node, i: int) -> frozenset[int]:
+        if isinstance(node, Literal):
+            return frozenset({i + len(node.data)}) if data.startswith(node.data, i) else frozenset()
+        if isinstance(node, Ref):
+            return rule_ends(node.name, i)
+        if isinstance(node, Seq):
+            cur = frozenset({i})
+            for item in node.items:
+                cur = frozenset().union(*(ends(item, j) for j in cur))
+            return cur
+        if isinstance(node, Alt):
+            return frozenset().union(*(ends(o, i) for o in node.options))
+        assert isinstance(node, Repeat)
+        cur, out, count = frozenset({i}), set(), 0
+        if node.lo == 0:
+            out.add(i)
+        seen: set[int] = set()
+        while cur and (node.hi is None or count < node.hi):
+            cur = frozenset().union(*(ends(node.item, j) for j in cur))
+            count += 1
+            if count >= node.lo:
+                out |= cur
+            if node.hi is None:
+                cur = cur - seen
+                seen |= cur
+        return frozenset(out)
+
+    return len(data) in rule_ends(src.start, 0)
+
+
+@pytest.fixture(scope="session")
+def vocab_factory() -> Callable[[list[bytes], set[int], set[int]], SmallVocab]:
+    """Return make_vocab(pieces, special, eog)."""
+    return make_vocab
+
+
+@pytest.fixture(scope="session")
+def reference() -> dict[str, Callable]:
+    """Return the reference recognisers by name."""
+    return {"parens_state": parens_state, "recognise": recognise}
