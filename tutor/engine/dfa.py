@@ -1,0 +1,212 @@
+"""Deterministic automata over bytes: the DFA data, subset construction and Hopcroft minimisation.
+
+Tables are int32 `[n_states, n_symbols]` with -1 for the dead state. The public `DFA` is over the
+256 byte values; the internal helpers also accept wider alphabets (the JSON Schema compiler uses
+symbols above 255 as placeholders for string bodies).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tutor.engine.regex import NFA
+
+N_BYTES = 256
+
+
+@dataclass(frozen=True, eq=False)
+class DFA:
+    """A deterministic automaton over bytes: `transitions[state, byte]` is the next state or -1 (dead)."""
+
+    transitions: np.ndarray
+    accepting: np.ndarray
+    start: int
+
+    @property
+    def n_states(self) -> int:
+        """Return the number of states."""
+        return int(self.transitions.shape[0])
+
+    def step(self, state: int, data: bytes) -> int:
+        """Return the state reached from `state` after `data`, or -1 if the automaton dies."""
+        table = self.transitions
+        for b in data:
+            if state < 0:
+                return -1
+            state = int(table[state, b])
+        return state
+
+    def accepts(self, data: bytes) -> bool:
+        """Return True when the automaton accepts exactly `data`."""
+        state = self.step(self.start, data)
+        return state >= 0 and bool(self.accepting[state])
+
+
+def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (table, accepting) of the subset construction; DFA state 0 is the start."""
+    closures: dict[int, frozenset[int]] = {}
+
+    def closure(s: int) -> frozenset[int]:
+        got = closures.get(s)
+        if got is None:
+            seen = {s}
+            todo = [s]
+            while todo:
+                for t in nfa.eps[todo.pop()]:
+                    if t not in seen:
+                        seen.add(t)
+                        todo.append(t)
+            got = closures[s] = frozenset(seen)
+        return got
+
+    union_cache: dict[frozenset[int], frozenset[int]] = {}
+    first = closure(start)
+    ids = {first: 0}
+    order = [first]
+    rows: list[np.ndarray] = []
+    k = 0
+    while k < len(order):
+        current = order[k]
+        k += 1
+        row = np.full(n_symbols, -1, dtype=np.int32)
+        edges = [e for s in current for e in nfa.edges[s]]
+        if edges:
+            bounds = sorted({e[0] for e in edges} | {e[1] + 1 for e in edges})
+            cells: list[set[int]] = [set() for _ in bounds]
+            for lo, hi, dst in edges:
+                for j in range(bisect_right(bounds, lo) - 1, bisect_right(bounds, hi + 1) - 1):
+                    cells[j].add(dst)
+            for j, cell in enumerate(cells):
+                if not cell:
+                    continue
+                key = frozenset(cell)
+                target = union_cache.get(key)
+                if target is None:
+                    target = union_cache[key] = frozenset().union(*(closure(t) for t in cell))
+                tid = ids.get(target)
+                if tid is None:
+                    tid = ids[target] = len(order)
+                    order.append(target)
+                row[bounds[j] : bounds[j + 1]] = tid
+        rows.append(row)
+    table = np.stack(rows) if rows else np.full((1, n_symbols), -1, dtype=np.int32)
+    accepting = np.array([bool(state & finals) for state in order], dtype=bool)
+    return table, accepting
+
+
+def _reachable(rows: list[list[int]], start: int) -> np.ndarray:
+    """Return a bool mask of the states reachable from start (rows: transition lists, -1 dead)."""
+    seen = np.zeros(len(rows), dtype=bool)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        for t in set(rows[todo.pop()]):
+            if t >= 0 and not seen[t]:
+                seen[t] = True
+                todo.append(t)
+    return seen
+
+
+def hopcroft(table: np.ndarray, accepting: np.ndarray) -> np.ndarray:
+    """Return the class of each state of a complete DFA (no -1 entries) under Hopcroft's algorithm."""
+    n = table.shape[0]
+    # Symbols with identical columns are interchangeable: refine on one representative each.
+    columns = np.unique(table, axis=1).T
+    preimages: list[tuple[list[int], list[int]]] = []  # per symbol: sources sorted by target, offsets
+    for col in columns:
+        order = np.argsort(col, kind="stable")
+        offsets = np.concatenate([[0], np.cumsum(np.bincount(col, minlength=n))])
+        preimages.append((order.tolist(), offsets.tolist()))
+    block_of = [0] * n
+    blocks: list[set[int]] = []
+    acc = {int(s) for s in np.flatnonzero(accepting)}
+    rej = set(range(n)) - acc
+    for part in (acc, rej):
+        if part:
+            for s in part:
+                block_of[s] = len(blocks)
+            blocks.append(part)
+    work = {min(range(len(blocks)), key=lambda b: len(blocks[b]))} if len(blocks) == 2 else set()
+    while work:
+        splitter = list(blocks[work.pop()])
+        for sources, offsets in preimages:
+            touched: dict[int, set[int]] = {}
+            for t in splitter:
+                for s in sources[offsets[t] : offsets[t + 1]]:
+                    touched.setdefault(block_of[s], set()).add(s)
+            for b, inside in touched.items():
+                block = blocks[b]
+                if len(inside) == len(block):
+                    continue
+                block -= inside
+                nb = len(blocks)
+                blocks.append(inside)
+                for s in inside:
+                    block_of[s] = nb
+                if b in work or len(inside) <= len(block):
+                    work.add(nb)
+                else:
+                    work.add(b)
+    return np.array(block_of, dtype=np.int64)
+
+
+def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Return (table, accepting) of the minimal trimmed DFA; state 0 is the start, states in BFS order.
+
+    Unreachable states are dropped, and so are states from which no accepting state can be
+    reached (transitions to them become -1). If the language is empty, one dead start state remains.
+    """
+    # Work on one representative per group of identical columns, and expand at the end.
+    table, symbol_class = np.unique(table, axis=1, return_inverse=True)
+    symbol_class = symbol_class.reshape(-1)
+    n_symbols = table.shape[1]
+    live = _reachable(table.tolist(), start)
+    keep = np.flatnonzero(live)
+    remap = np.full(table.shape[0] + 1, -1, dtype=np.int64)
+    remap[keep] = np.arange(keep.size)
+    dead = keep.size
+    remap[-1] = dead  # -1 entries index the last slot: the explicit dead state
+    complete = np.vstack([remap[table[keep]], np.full((1, n_symbols), dead)])
+    acc = np.append(accepting[keep], False)
+    classes = hopcroft(complete, acc)
+    dead_class = classes[dead]
+    # Renumber classes in BFS order from the start state, leaving out the dead class.
+    class_table = np.empty((classes.max() + 1, n_symbols), dtype=np.int64)
+    class_table[classes] = classes[complete]
+    class_acc = np.zeros(classes.max() + 1, dtype=bool)
+    class_acc[classes] = acc
+    start_class = classes[remap[start]]
+    numbering = {int(start_class): 0}
+    queue = deque([int(start_class)])
+    rows = class_table.tolist()
+    while queue:
+        c = queue.popleft()
+        if c == dead_class:
+            continue
+        for t in sorted(set(rows[c])):
+            if t != dead_class and t not in numbering:
+                numbering[t] = len(numbering)
+                queue.append(t)
+    lookup = np.full(class_table.shape[0], -1, dtype=np.int32)
+    for c, i in numbering.items():
+        if c != dead_class:
+            lookup[c] = i
+    ordered = sorted(numbering, key=numbering.get)
+    out = lookup[class_table[ordered]]
+    out_acc = class_acc[ordered]
+    if start_class == dead_class:
+        out[:] = -1
+    return np.ascontiguousarray(out[:, symbol_class], dtype=np.int32), out_acc
+
+
+def nfa_to_dfa(nfa: NFA, start: int, finals: set[int]) -> DFA:
+    """Return the minimal byte DFA of an NFA."""
+    table, accepting = determinise(nfa, start, finals, N_BYTES)
+    table, accepting = minimise(table, accepting)
+    return DFA(table, accepting, 0)
