@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from PySide6.QtCore import QEvent, Qt
@@ -14,6 +15,14 @@ from tutor.scope import load_scope
 
 NOT_SURE_BELOW = 0.5
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
+
+
+_EMPHASIS = re.compile(r"\*([^*\n]+)\*")
+
+
+def emphasised(text: str) -> str:
+    """Return plain text as HTML, with the explanations' *word* marks shown in bold italics."""
+    return _EMPHASIS.sub(r"<b><i>\1</i></b>", escape(text))
 
 
 def _label(parent: QWidget, *, rich: bool = True) -> QLabel:
@@ -199,9 +208,9 @@ class ResultCard(QFrame):
         if spanish:
             self._show(self.spanish, self.tr("In Spanish: {0}").format(f"<b>{escape(spanish)}</b>"))
         if result.explanation_es:
-            self._show(self.explanation_es, f"<b>ES</b>&nbsp; {escape(result.explanation_es)}")
+            self._show(self.explanation_es, f"<b>ES</b>&nbsp; {emphasised(result.explanation_es)}")
         if result.explanation_en:
-            self._show(self.explanation_en, f"<b>EN</b>&nbsp; {escape(result.explanation_en)}")
+            self._show(self.explanation_en, f"<b>EN</b>&nbsp; {emphasised(result.explanation_en)}")
         if sure:
             self.note.setToolTip(self.tr("Confidence: {0} %").format(percent))
 

@@ -87,6 +87,7 @@ class PracticeView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ready = False
+        self.streamed = ""  # the model's output so far, while decoding
         self.not_ready_reason = ""
         self.working = False
         self.prompt = QLabel(self)
@@ -205,13 +206,13 @@ class PracticeView(QWidget):
         self.stream.setVisible(working)
         if working:
             self.stream.setText(self.tr("Thinking…"))
-            self._streamed = ""
+            self.streamed = ""
         self._update_buttons()
 
     def append_token(self, text: str) -> None:
         """Show another piece of the model's output while it decodes."""
-        self._streamed = getattr(self, "_streamed", "") + text
-        self.stream.setText(self._streamed[-400:])
+        self.streamed += text
+        self.stream.setText(self.streamed[-400:])
 
     def submit(self) -> None:
         """Ask for a correction of the current sentence, or say why not."""

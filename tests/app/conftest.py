@@ -1,0 +1,115 @@
+"""Fixtures for the app's tests: offscreen Qt, throwaway settings and database, one shared engine,
+and a guard that fails any test leaving a thread running (after napari's)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import QSettings, QThread, QThreadPool
+
+from app import worker
+from app.settings import AppSettings
+from app.translation import install_language
+
+
+@pytest.fixture(scope="session")
+def engine():
+    """Return one real Tutor on the bundled model, shared by every test that needs it."""
+    from tutor.api import Tutor
+
+    tutor = Tutor.load()
+    yield tutor
+    tutor.close()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> AppSettings:
+    """Return settings kept in a throwaway INI file (never the user's own)."""
+    return AppSettings(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Return the path of a throwaway SQLite store."""
+    return tmp_path / "tutor.db"
+
+
+@pytest.fixture
+def make_window(qtbot, settings: AppSettings, db_path: Path):
+    """Return a factory for MainWindows on a throwaway store and settings, closed after the test."""
+    from app.main_window import MainWindow
+
+    def make(*, tutor=None, load_model: bool = False, db: Path | None = None) -> MainWindow:
+        window = MainWindow(settings, db=str(db or db_path), tutor=tutor, load_model=load_model)
+        qtbot.addWidget(window)
+        window.resize(960, 720)
+        window.show()
+        return window
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def english_ui(qapp) -> Iterator[None]:
+    """Start every test in English and leave it in English."""
+    install_language("en")
+    yield
+    install_language("en")
+
+
+def _running_qthreads() -> list[QThread]:
+    return [obj for obj in gc.get_objects() if isinstance(obj, QThread) and obj.isRunning()]
+
+
+def thread_snapshot() -> tuple[set[threading.Thread], set[int]]:
+    """Return the Python threads and the running QThreads (by id) alive now."""
+    return set(threading.enumerate()), {id(t) for t in _running_qthreads()}
+
+
+def thread_leaks(before: tuple[set[threading.Thread], set[int]]) -> list[str]:
+    """Return what is still running that was not running at `before`: jobs, QThreads, Python threads."""
+    threads_before, qthreads_before = before
+    problems = []
+    if worker.pool().activeThreadCount() or QThreadPool.globalInstance().activeThreadCount():
+        problems.append("a background job is still running (wait for its signal in the test)")
+    new_qthreads = [t for t in _running_qthreads() if id(t) not in qthreads_before]
+    if new_qthreads:
+        problems.append(f"{len(new_qthreads)} QThread(s) still running")
+    new_threads = [
+        t for t in threading.enumerate() if t not in threads_before and t.is_alive() and not t.daemon
+    ]
+    if new_threads:
+        problems.append(f"Python threads still running: {[t.name for t in new_threads]}")
+    return problems
+
+
+@pytest.fixture
+def leak_guard():
+    """Return (thread_snapshot, thread_leaks), to test the guard itself."""
+    return thread_snapshot, thread_leaks
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left_running(qtbot) -> Iterator[None]:
+    """Fail the test if it leaves a job, a QThread or a Python thread running.
+
+    It depends on qtbot so that it checks before qtbot closes the test's windows (closing a window
+    waits for its jobs, which would hide the leak).
+    """
+    before = thread_snapshot()
+    yield
+    problems = thread_leaks(before)
+    if problems:
+        worker.wait_for_jobs(30000)  # do not let the leak spill into the next test
+        for thread in _running_qthreads():
+            if id(thread) not in before[1]:
+                thread.quit()
+                thread.wait(5000)
+        pytest.fail("; ".join(problems))

@@ -1,0 +1,116 @@
+"""A learner types a sentence, presses Ctrl+Enter and reads the card; the correction lands in the store."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tutor.scope import load_scope
+from tutor.store import Store
+
+pytestmark = pytest.mark.model
+
+
+def correct_by_keyboard(qtbot, window, sentence: str):
+    """Type `sentence`, press Ctrl+Enter, wait for the card; return the CorrectionResult."""
+    window.practice.editor.clear()
+    qtbot.keyClicks(window.practice.editor, sentence)
+    with qtbot.waitSignal(window.correction_done, timeout=60000) as blocker:
+        qtbot.keyClick(window.practice.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    return blocker.args[0]
+
+
+def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, make_window, engine, db_path):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    result = correct_by_keyboard(qtbot, window, "He goed to school yesterday.")
+
+    card = window.practice.card
+    assert card.kind == "error"
+    assert card.title.text() == "Let's fix the verb"
+    html = card.sentence.text()
+    assert "line-through" in html
+    assert html.index("goed") < html.index("went")  # the correct form sits beside the struck word
+    assert (card.verb_chip.text(), card.tense_chip.text()) == ("go", "past simple")
+    assert card.person_chip.text().startswith("3rd singular")
+    assert "fue" in card.spanish.text()
+    assert "went" in card.explanation_en.text() and not card.explanation_en.isHidden()
+    assert "went" in card.explanation_es.text() and not card.explanation_es.isHidden()
+    assert (
+        "goed → went" in card.plain_text().replace("goed went", "goed → went") or "went" in card.plain_text()
+    )
+    assert '"verb"' in window.practice.streamed  # the model's output streamed in while it decoded
+    assert window.practice.stream.isHidden() and window.practice.busy.isHidden()
+    assert window.mask_label.text() == result.timings.status_line()
+    assert window.mask_label.text().startswith("mask ") and "forced" in window.mask_label.text()
+
+    with Store.open(db_path) as store:
+        rows = store.history("Ana")
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row["original"], row["verb"], row["correct_form"], row["is_correct"]) == (
+        "He goed to school yesterday.",
+        "go",
+        "went",
+        False,
+    )
+    assert row["mask_p50_us"] == pytest.approx(result.timings.mask_p50_us)
+
+
+def test_a_correct_sentence_gets_a_clear_correct(qtbot, make_window, engine):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    result = correct_by_keyboard(qtbot, window, "She has a cat.")
+    assert result.is_correct
+    card = window.practice.card
+    assert card.kind == "correct"
+    assert card.title.text() == "Correct!"
+    assert "line-through" not in card.sentence.text()
+    assert card.verb_chip.text() == "have"
+
+
+def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, engine):
+    window = make_window(tutor=engine)
+    result = correct_by_keyboard(qtbot, window, "I forgetted my umbrella.")
+    assert result.out_of_scope
+    card = window.practice.card
+    assert card.kind == "out_of_scope"
+    verbs = card.verbs.text()
+    assert all(verb in verbs for verb in load_scope().verbs)
+    assert card.chips_box.isHidden()
+
+
+def test_the_correct_button_works_too_and_history_refreshes(qtbot, make_window, engine):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    qtbot.keyClicks(window.practice.editor, "She have a cat.")
+    with qtbot.waitSignal(window.correction_done, timeout=60000):
+        qtbot.mouseClick(window.practice.correct_button, Qt.MouseButton.LeftButton)
+    window.show_tab(1)
+    assert window.history.model.rowCount() == 1
+    assert window.history.model.row(0)["original"] == "She have a cat."
+
+
+def test_without_a_learner_the_card_shows_and_nothing_is_saved(qtbot, make_window, engine, db_path):
+    window = make_window(tutor=engine)
+    assert window.learner == ""
+    correct_by_keyboard(qtbot, window, "She have a cat.")
+    assert window.practice.card.kind in {"error", "not_sure"}
+    assert "learner" in window.practice.hint.text()
+    with Store.open(db_path) as store:
+        assert store.count_history() == 0
+
+
+def test_the_model_loads_in_the_background_with_progress(qtbot, make_window):
+    window = make_window(load_model=False)
+    seen: list[int] = []
+    window.load_progress.valueChanged.connect(seen.append)
+    assert not window.practice.correct_button.isEnabled()
+    with qtbot.waitSignal(window.model_ready, timeout=120000):
+        window.load_model()
+        assert window.load_progress.isVisible()  # the window stays responsive while it loads
+    assert window.tutor is not None and window.practice.correct_button.isEnabled()
+    assert seen and max(seen) == 100
+    assert window.load_progress.isHidden()
+    assert window.tutor.model.name in window.model_label.text()
+    window.tutor.close()
