@@ -20,17 +20,22 @@ BUSY_TIMEOUT_S = 30.0
 def damage(path: Path) -> str | None:
     """Return why `path` cannot be used as a store without being rewritten, or None when it can.
 
-    A missing or empty file is fine (it becomes a new store). Only reads the file.
+    A missing or empty file is fine (it becomes a new store). Only reads the file. A folder or an
+    unreadable file raises StoreError at once: moving it aside would not help.
     """
     if not path.exists():
         return None
     if path.is_dir():
-        return "is a folder, not a file"
+        example = path / "grammar-tutor.db"
+        raise StoreError(f"the store path {path} is a folder; give a file path such as {example}")
     try:
         with path.open("rb") as fh:
             header = fh.read(len(SQLITE_HEADER))
     except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
+        raise StoreError(
+            f"cannot read the store {path} ({exc.strerror or exc}); check its permissions or choose "
+            "another file with --db PATH"
+        ) from exc
     if header == b"" and path.stat().st_size == 0:
         return None
     if header != SQLITE_HEADER:
@@ -95,9 +100,9 @@ def explain(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
 def corrupt_error(path: Path, reason: str) -> StoreError:
     """Return the error for a file that is not a usable store; it says the file was left untouched."""
     return StoreError(
-        f"the store {path} {reason}. It was left untouched. Choose another file with --db PATH, "
-        "move this one away, or ask for a fresh database (the damaged file is then kept beside the "
-        "new one as <name>.corrupt-<time>)"
+        f"the store {path} {reason}. It was left untouched. Choose another file with --db PATH, or "
+        "move this one away to start a new store; the app can also start a fresh database and keep "
+        "this file beside it as <name>.corrupt-<time>"
     )
 
 
