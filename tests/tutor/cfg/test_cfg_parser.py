@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -78,3 +80,30 @@ def test_random_grammars_match_reference(reference: dict, bodies: list[str], sam
     src = parse_gbnf(text)
     for data in samples:
         assert parser.accepts(data) == reference["recognise"](src, data), (text, data)
+
+
+@pytest.fixture(scope="module")
+def config() -> PushdownParser:
+    return PushdownParser(load_grammar(grammar_path("config.gbnf")))
+
+
+_CONFIG_RE = re.compile(r'[a-z_]+="[^"]*"(\n[a-z_]+="[^"]*")*\n?', re.ASCII)
+_CONFIG_CHUNKS = st.sampled_from(["a", "key", "_x", "=", '"', '"v"', "\n", "é", " ", "A", '="x y"'])
+
+
+@given(st.lists(_CONFIG_CHUNKS, max_size=14).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_config_matches_its_regex(config: PushdownParser, text: str) -> None:
+    assert config.accepts(text.encode()) == bool(_CONFIG_RE.fullmatch(text))
+
+
+def test_config_examples(config: PushdownParser) -> None:
+    assert config.accepts(b'name="Ada"\nfavourite_verb="write"\n')
+    assert config.accepts('note="año\n2"'.encode())
+    assert not config.accepts(b'Name="Ada"') and not config.accepts(b'name = "Ada"')
+    assert not config.accepts('x="\xe9"'.encode()[:-2])  # half a UTF-8 character inside the value
+
+
+def test_regex_terminal_errors_point_into_the_grammar() -> None:
+    with pytest.raises(GrammarError, match=r"<grammar>:2:11: in the terminal '\(\?=x\)'"):
+        compile_grammar('root ::= a\na     ::= /(?=x)/')
