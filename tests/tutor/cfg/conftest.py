@@ -6,11 +6,8 @@ import hashlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 import pytest
-
-from tutor.cfg.gbnf import Alt, GrammarSource, Literal, Node, Ref, Repeat, Seq
 
 
 @dataclass(frozen=True)
@@ -60,44 +57,6 @@ def parens_state(s: bytes) -> tuple[bool, bool]:
     return True, done
 
 
-def recognise(src: GrammarSource, data: bytes) -> bool:
-    """Return True when `data` is a sentence of a literal-only grammar (no left recursion)."""
-    rules = {r.name: r.body for r in src.rules}
-
-    @cache
-    def rule_ends(name: str, i: int) -> frozenset[int]:
-        return ends(rules[name], i)
-
-    def ends(node: Node, i: int) -> frozenset[int]:
-        if isinstance(node, Literal):
-            return frozenset({i + len(node.data)}) if data.startswith(node.data, i) else frozenset()
-        if isinstance(node, Ref):
-            return rule_ends(node.name, i)
-        if isinstance(node, Seq):
-            cur = frozenset({i})
-            for item in node.items:
-                cur = frozenset().union(*(ends(item, j) for j in cur))
-            return cur
-        if isinstance(node, Alt):
-            return frozenset().union(*(ends(o, i) for o in node.options))
-        assert isinstance(node, Repeat)
-        cur, out, count = frozenset({i}), set(), 0
-        if node.lo == 0:
-            out.add(i)
-        seen: set[int] = set()
-        while cur and (node.hi is None or count < node.hi):
-            cur = frozenset().union(*(ends(node.item, j) for j in cur))
-            count += 1
-            if count >= node.lo:
-                out |= cur
-            if node.hi is None:
-                cur = cur - seen
-                seen |= cur
-        return frozenset(out)
-
-    return len(data) in rule_ends(src.start, 0)
-
-
 @pytest.fixture(scope="session")
 def vocab_factory() -> Callable[[list[bytes], set[int], set[int]], SmallVocab]:
     """Return make_vocab(pieces, special, eog)."""
@@ -107,4 +66,4 @@ def vocab_factory() -> Callable[[list[bytes], set[int], set[int]], SmallVocab]:
 @pytest.fixture(scope="session")
 def reference() -> dict[str, Callable]:
     """Return the reference recognisers by name."""
-    return {"parens_state": parens_state, "recognise": recognise}
+    return {"parens_state": parens_state}
