@@ -113,3 +113,119 @@ def no_thread_left_running(qtbot) -> Iterator[None]:
                 thread.quit()
                 thread.wait(5000)
         pytest.fail("; ".join(problems))
+
+
+def make_result(
+    original: str,
+    cell: tuple[str, str, str, str, str] | None,
+    *,
+    wrong: str | None = None,
+    confidence: float = 0.9,
+    mask_us: float = 3.0,
+):
+    """Return a CorrectionResult as the engine builds it; cell = (verb, tense, person, correct_form, es)."""
+    from tutor.result import CorrectionResult, Timings
+
+    timings = Timings(
+        prompt_ms=40.0,
+        forward_ms=200.0,
+        mask_p50_us=mask_us,
+        mask_p99_us=mask_us * 3,
+        mask_max_us=mask_us * 5,
+        tokens_sampled=3,
+        tokens_forced=40,
+        total_ms=260.0,
+    )
+    if cell is None:
+        return CorrectionResult(
+            original, {"original": original, "out_of_scope": True}, True, False, 1.0, timings=Timings()
+        )
+    verb, tense, person, correct_form, spanish = cell
+    output = {
+        "original": original,
+        "verb": verb,
+        "tense": tense,
+        "person": person,
+        "correct_form": correct_form,
+        "spanish": spanish,
+        "confidence": confidence,
+    }
+    start = original.find(wrong) if wrong else None
+    return CorrectionResult(
+        original,
+        output,
+        out_of_scope=False,
+        is_correct=wrong is None,
+        confidence=confidence,
+        error_span=wrong,
+        error_start=start,
+        error_end=start + len(wrong) if wrong else None,
+        explanation_en=f"*{verb}*: {tense} is *{correct_form}*.",
+        explanation_es=f"*{verb}*: la forma es *{correct_form}*.",
+        timings=timings,
+        model_name="smollm2-135m",
+        model_sha256="b179c9523d0e",
+    )
+
+
+SAMPLE = (
+    (
+        "Ana",
+        "2026-01-05T10:00:00",
+        "He goed to school.",
+        ("go", "past simple", "3rd singular", "went", "fue"),
+        "goed",
+    ),
+    (
+        "Ana",
+        "2026-01-12T10:00:00",
+        "She have a cat.",
+        ("have", "present simple", "3rd singular", "has", "tiene"),
+        "have",
+    ),
+    (
+        "Ana",
+        "2026-01-13T10:00:00",
+        "I am happy.",
+        ("be", "present simple", "1st singular", "am", "soy"),
+        None,
+    ),
+    ("Ana", "2026-01-14T10:00:00", "I forgetted my keys.", None, None),
+    (
+        "Ana",
+        "2026-01-20T10:00:00",
+        "You was late.",
+        ("be", "past simple", "2nd singular", "were", "fuiste"),
+        "was",
+    ),
+    (
+        "Ben",
+        "2026-01-06T10:00:00",
+        "I goes home.",
+        ("go", "present simple", "1st singular", "go", "voy"),
+        "goes",
+    ),
+)
+
+
+@pytest.fixture
+def filled_db(db_path: Path) -> Path:
+    """Return a store holding SAMPLE: five corrections for Ana (three mistakes) and one for Ben."""
+    from datetime import datetime
+
+    from tutor.store import Store
+
+    with Store.open(db_path) as store:
+        for learner, created, original, cell, wrong in SAMPLE:
+            store.save_correction(
+                make_result(original, cell, wrong=wrong),
+                learner=learner,
+                created=datetime.fromisoformat(created),
+            )
+    return db_path
+
+
+@pytest.fixture
+def result_factory():
+    """Return make_result, to build CorrectionResults in tests."""
+    return make_result
