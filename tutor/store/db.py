@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -132,13 +133,17 @@ def connect(path: Path, *, synchronous: str = "FULL") -> sqlite_utils.Database:
 
 
 class Connections:
-    """One sqlite-utils Database per thread over the same file; close() closes them all."""
+    """One sqlite-utils Database per thread over the same file; close() closes them all.
+
+    A thread's connection lives in thread-local storage, so it is closed when its thread ends
+    (a GUI that starts one thread per job does not pile up open files); close() ends the rest.
+    """
 
     def __init__(self, path: Path, *, synchronous: str = "FULL") -> None:
         self.path = path
         self.synchronous = synchronous
         self._local = threading.local()
-        self._all: list[sqlite_utils.Database] = []
+        self._all: weakref.WeakSet[sqlite_utils.Database] = weakref.WeakSet()
         self._lock = threading.Lock()
         self._closed = False
 
@@ -154,7 +159,7 @@ class Connections:
                 raise StoreError(f"the store {self.path} was closed; open it again with Store.open()")
             with translated(self.path, "opening it"):
                 db = connect(self.path, synchronous=self.synchronous)
-            self._all.append(db)
+            self._all.add(db)
         self._local.db = db
         return db
 
@@ -177,11 +182,16 @@ class Connections:
                     db.conn.execute("ROLLBACK")
                 raise
 
+    def open_count(self) -> int:
+        """Return how many per-thread connections are still open."""
+        with self._lock:
+            return len(self._all)
+
     def close(self) -> None:
         """Close every thread's connection; later use raises StoreError."""
         with self._lock:
             self._closed = True
-            dbs, self._all = self._all, []
+            dbs, self._all = list(self._all), weakref.WeakSet()
         for db in dbs:
             with contextlib.suppress(sqlite3.Error):
                 db.conn.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
@@ -18,11 +19,13 @@ def test_concurrent_writers_and_readers(store: Store) -> None:
     ids: list[list[str]] = [[] for _ in range(WRITERS)]
     counts: list[list[int]] = [[], []]
     done = threading.Event()
+    connections: set[int] = set()
     start = threading.Barrier(WRITERS + 2)
 
     def write(n: int) -> None:
         try:
             start.wait()
+            connections.add(id(store._conns.get()))
             for i in range(PER_WRITER):
                 ids[n].append(store.save_correction(make_result(f"She go {n}-{i}"), learner=f"L{n % 2}"))
         except BaseException as exc:
@@ -57,7 +60,7 @@ def test_concurrent_writers_and_readers(store: Store) -> None:
     assert {row["id"] for row in store.history(limit=1000)} == set(all_ids)
     for seen in counts:  # each reader sees a consistent, growing count
         assert seen and seen == sorted(seen)
-    assert len(store._conns._all) >= WRITERS + 2  # one connection per thread
+    assert len(connections) == WRITERS  # one connection per thread
     assert {row["name"]: row["corrections"] for row in store.learners()} == {"L0": 80, "L1": 80}
 
 
@@ -69,3 +72,18 @@ def test_two_stores_on_one_file(db_path: Path) -> None:
         assert {r["id"] for r in first.history()} == {a, b}
         assert second.get(a) is not None
         assert len(second.learners()) == 1
+
+
+def test_a_finished_thread_gives_its_connection_back(store: Store) -> None:
+    """A GUI that starts a thread per job must not pile up open files."""
+
+    def job(i: int) -> None:
+        store.save_correction(make_result(f"She go {i}"), learner="Ana")
+
+    for i in range(30):
+        thread = threading.Thread(target=job, args=(i,))
+        thread.start()
+        thread.join()
+    gc.collect()
+    assert store._conns.open_count() <= 2  # the fixture's own thread, at most one straggler
+    assert store.count_history() == 30
