@@ -210,3 +210,29 @@ def nfa_to_dfa(nfa: NFA, start: int, finals: set[int]) -> DFA:
     table, accepting = determinise(nfa, start, finals, N_BYTES)
     table, accepting = minimise(table, accepting)
     return DFA(table, accepting, 0)
+
+
+def intersect(a: DFA, b: DFA) -> DFA:
+    """Return the minimal DFA accepting the strings both a and b accept (product construction)."""
+    nb = b.n_states
+    ids = {a.start * nb + b.start: 0}
+    order = [(a.start, b.start)]
+    rows: list[np.ndarray] = []
+    k = 0
+    while k < len(order):
+        x, y = order[k]
+        k += 1
+        ta, tb = a.transitions[x], b.transitions[y]
+        live = (ta >= 0) & (tb >= 0)
+        keys = np.where(live, ta.astype(np.int64) * nb + tb, -1)
+        row = np.full(N_BYTES, -1, dtype=np.int32)
+        for key in np.unique(keys[live]).tolist():
+            tid = ids.get(key)
+            if tid is None:
+                tid = ids[key] = len(order)
+                order.append(divmod(key, nb))
+            row[keys == key] = tid
+        rows.append(row)
+    accepting = np.array([bool(a.accepting[x] and b.accepting[y]) for x, y in order])
+    table, accepting = minimise(np.stack(rows), accepting)
+    return DFA(table, accepting, 0)

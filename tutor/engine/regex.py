@@ -125,6 +125,7 @@ class _Parser:
     def __init__(self, pattern: str) -> None:
         self.p = pattern
         self.i = 0
+        self.branches: list[tuple[Node, bool, bool]] = []  # top-level: (node, ^ anchored, $ anchored)
 
     def fail(self, what: str, pos: int | None = None, hint: str = "") -> GrammarError:
         pos = self.i if pos is None else pos
@@ -150,16 +151,23 @@ class _Parser:
 
     def sequence(self, top: bool) -> Node:
         items: list[Node] = []
+        head = tail = False
         if top:
             if self.peek() == "^":
                 self.i += 1
+                head = True
             elif self.p.startswith("\\A", self.i):
                 self.i += 2
+                head = True
         while self.i < len(self.p) and self.peek() not in "|)":
             if top and self._at_end_anchor():
+                tail = True
                 break
             items.append(self.quantified())
-        return items[0] if len(items) == 1 else Seq(tuple(items))
+        node = items[0] if len(items) == 1 else Seq(tuple(items))
+        if top:
+            self.branches.append((node, head, tail))
+        return node
 
     def _at_end_anchor(self) -> bool:
         """Consume a `$`, `\\Z` or `\\z` that ends a top-level branch; return True if one did."""
@@ -370,6 +378,24 @@ class _Parser:
 def parse(pattern: str) -> Node:
     """Parse a regex of the supported subset into an AST; raise GrammarError on unsupported syntax."""
     return _Parser(pattern).parse()
+
+
+ANY_SCALAR: Ranges = ((0, 0xD7FF), (0xE000, MAX_SCALAR))
+
+
+def parse_search(pattern: str) -> Node:
+    """Return the AST of strings that *contain* a match (JSON Schema `pattern` semantics).
+
+    A top-level branch anchored with `^` (or `$`) must match at the start (or end).
+    """
+    parser = _Parser(pattern)
+    parser.parse()
+    anything = Repeat(CharSet(ANY_SCALAR), 0, None)
+    branches = [
+        Seq(((anything,) if not head else ()) + (node,) + ((anything,) if not tail else ()))
+        for node, head, tail in parser.branches
+    ]
+    return branches[0] if len(branches) == 1 else Alt(tuple(branches))
 
 
 # --- UTF-8 -----------------------------------------------------------------------------------------

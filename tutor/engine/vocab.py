@@ -1,0 +1,154 @@
+"""The model's vocabulary as bytes: what each token id adds to the text, and which ids are special.
+
+Read from a GGUF through llama-cpp-python (`vocab_only=True`, a few hundred ms at 262k tokens) and
+cached on disk under the GGUF file's sha256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+
+from tutor.engine import cache
+from tutor.errors import ModelError
+
+CACHE_VERSION = 1
+# llama.cpp token attributes (enum llama_token_attr)
+ATTR_UNKNOWN = 1 << 0
+ATTR_UNUSED = 1 << 1
+ATTR_CONTROL = 1 << 3
+ATTR_USER_DEFINED = 1 << 4
+# User-defined tokens that are markers rather than text: <|im_start|>, <start_of_image>, [multimodal].
+_MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """Token pieces and flags.
+
+    `pieces[i]` is the bytes token i adds to the text (b"" for control tokens). `special_ids` are
+    never allowed by any mask (control, unknown, unused, marker and empty tokens);
+    `eog_ids` end the generation and are allowed only where the grammar accepts.
+    """
+
+    pieces: tuple[bytes, ...]
+    special_ids: frozenset[int]
+    eog_ids: frozenset[int]
+    sha256: str
+
+    @property
+    def size(self) -> int:
+        """Return the number of token ids."""
+        return len(self.pieces)
+
+    @classmethod
+    def from_pieces(
+        cls, pieces: Sequence[bytes], special_ids: Iterable[int] = (), eog_ids: Iterable[int] = ()
+    ) -> Vocabulary:
+        """Return a vocabulary; empty pieces that do not end generation count as special."""
+        pieces = tuple(bytes(p) for p in pieces)
+        eog = frozenset(int(i) for i in eog_ids)
+        special = frozenset(int(i) for i in special_ids) | {i for i, p in enumerate(pieces) if not p}
+        special -= eog
+        for i in special | eog:
+            if not 0 <= i < len(pieces):
+                raise ValueError(f"token id {i} is outside the vocabulary of {len(pieces)} tokens")
+        return cls(pieces, special, eog, _digest(pieces, special, eog))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Return the vocabulary as arrays: a byte blob, piece offsets, and the special and eog ids."""
+        lengths = np.fromiter((len(p) for p in self.pieces), dtype=np.int64, count=self.size)
+        offsets = np.zeros(self.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return {
+            "blob": np.frombuffer(b"".join(self.pieces), dtype=np.uint8),
+            "offsets": offsets,
+            "special": np.array(sorted(self.special_ids), dtype=np.int64),
+            "eog": np.array(sorted(self.eog_ids), dtype=np.int64),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], sha256: str) -> Vocabulary:
+        """Return the vocabulary stored by `arrays()`."""
+        blob = arrays["blob"].tobytes()
+        bounds = arrays["offsets"].tolist()
+        pieces = tuple(blob[a:b] for a, b in pairwise(bounds))
+        return cls(pieces, frozenset(arrays["special"].tolist()), frozenset(arrays["eog"].tolist()), sha256)
+
+
+def _digest(pieces: tuple[bytes, ...], special: frozenset[int], eog: frozenset[int]) -> str:
+    lengths = np.fromiter((len(p) for p in pieces), dtype="<i8", count=len(pieces))
+    flags = np.zeros(len(pieces), dtype=np.uint8)
+    flags[list(special)] = 1
+    flags[list(eog)] = 2
+    digest = hashlib.sha256(b"grammar-tutor vocabulary v1\0")
+    digest.update(lengths.tobytes())
+    digest.update(flags.tobytes())
+    digest.update(b"".join(pieces))
+    return digest.hexdigest()
+
+
+def read_gguf_vocabulary(gguf_path: Path) -> Vocabulary:
+    """Return the vocabulary read from a GGUF file through llama-cpp-python (no cache)."""
+    import ctypes
+
+    try:
+        import llama_cpp
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise ModelError("llama-cpp-python is not installed; install grammar-tutor's dependencies") from exc
+    try:
+        llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
+    except (ValueError, RuntimeError) as exc:
+        raise ModelError(f"cannot read the vocabulary of {gguf_path}: {exc}") from exc
+    try:
+        vocab = llama_cpp.llama_model_get_vocab(llm.model)
+        n = llama_cpp.llama_vocab_n_tokens(vocab)
+        size = 256
+        buf = ctypes.create_string_buffer(size)
+        pieces: list[bytes] = []
+        special: list[int] = []
+        eog: list[int] = []
+        for token in range(n):
+            got = llama_cpp.llama_token_to_piece(vocab, token, buf, size, 0, False)
+            if got < 0:  # the piece is longer than the buffer: -got bytes are needed
+                size = max(-got, 2 * size)
+                buf = ctypes.create_string_buffer(size)
+                got = llama_cpp.llama_token_to_piece(vocab, token, buf, size, 0, False)
+            piece = buf.raw[:got]
+            pieces.append(piece)
+            attr = llama_cpp.llama_vocab_get_attr(vocab, token)
+            if llama_cpp.llama_vocab_is_eog(vocab, token):
+                eog.append(token)
+            elif (
+                attr & (ATTR_UNKNOWN | ATTR_UNUSED | ATTR_CONTROL)
+                or llama_cpp.llama_vocab_is_control(vocab, token)
+                or (attr & ATTR_USER_DEFINED and _MARKER.fullmatch(piece))
+            ):
+                special.append(token)
+    finally:
+        llm.close()
+    return Vocabulary.from_pieces(pieces, special, eog)
+
+
+def load_vocabulary(gguf_path: Path | str) -> Vocabulary:
+    """Return the vocabulary of a GGUF file, from the disk cache when the file was read before."""
+    from tutor.models import file_sha256
+
+    path = Path(gguf_path)
+    if not path.is_file():
+        raise ModelError(f"model file not found: {path}. Choose an existing .gguf file.")
+    key = f"{file_sha256(path)}-v{CACHE_VERSION}"
+    entry = cache.entry_path("vocab", key)
+    hit = cache.load(entry)
+    if hit is not None:
+        arrays, meta = hit
+        return Vocabulary.from_arrays(arrays, meta["sha256"])
+    vocab = read_gguf_vocabulary(path)
+    cache.save(entry, vocab.arrays(), {"sha256": vocab.sha256, "source": path.name})
+    return vocab
