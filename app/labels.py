@@ -5,18 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Labels", text)
-
-
 def tense_label(tense: str) -> str:
     """Return the display name of a §A13 tense in the UI language."""
     labels = {
-        "infinitive": _tr("infinitive"),
-        "present simple": _tr("present simple"),
-        "past simple": _tr("past simple"),
-        "past participle": _tr("past participle"),
-        "simple future": _tr("simple future"),
+        "infinitive": QCoreApplication.translate("Labels", "infinitive"),
+        "present simple": QCoreApplication.translate("Labels", "present simple"),
+        "past simple": QCoreApplication.translate("Labels", "past simple"),
+        "past participle": QCoreApplication.translate("Labels", "past participle"),
+        "simple future": QCoreApplication.translate("Labels", "simple future"),
     }
     return labels.get(tense, tense)
 
@@ -24,8 +20,8 @@ def tense_label(tense: str) -> str:
 def person_label(person: str) -> str:
     """Return the display name of a §A13 person in the UI language."""
     labels = {
-        "1st singular": _tr("1st singular (I)"),
-        "2nd singular": _tr("2nd singular (you)"),
-        "3rd singular": _tr("3rd singular (he, she, it)"),
+        "1st singular": QCoreApplication.translate("Labels", "1st singular (I)"),
+        "2nd singular": QCoreApplication.translate("Labels", "2nd singular (you)"),
+        "3rd singular": QCoreApplication.translate("Labels", "3rd singular (he, she, it)"),
     }
     return labels.get(person, person)

@@ -22,6 +22,7 @@ from app.views.settings_dialog import SettingsDialog
 from app.views.teacher import TeacherView
 from tutor import __version__
 from tutor.errors import InputError, StoreError
+from tutor.models import default_model_name
 from tutor.result import CorrectionResult
 
 log = logging.getLogger(__name__)
@@ -92,9 +93,7 @@ class MainWindow(QMainWindow):
         self.teacher.dashboard.history.model.failed.connect(self._on_store_failure)
         self.teacher.dashboard.failed.connect(lambda text: self.messages.show_message(text, key="teacher"))
         self.learner_bar.learner_changed.connect(self._on_learner_changed)
-        self.learner_bar.failed.connect(
-            lambda text: self.messages.show_message(text, key="learner", level="warning")
-        )
+        self.learner_bar.failed.connect(lambda text: self.messages.show_message(text, key="learner", level="warning"))
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.retranslate()
         self.resize(960, 720)
@@ -166,8 +165,8 @@ class MainWindow(QMainWindow):
         self.reload_action.setText(self.tr("&Reload the model"))
         self.about_action.setText(self.tr("&About grammar-tutor"))
         self.tabs.setTabText(0, self.tr("&Practice"))
-        self.tabs.setTabText(1, self.tr("&History"))
-        self.tabs.setTabText(2, self.tr("&Teacher"))
+        self.tabs.setTabText(1, self.tr("Histor&y"))
+        self.tabs.setTabText(2, self.tr("T&eacher"))
         self.tabs.setAccessibleName(self.tr("Pages"))
         self.model_label.setAccessibleName(self.tr("Model status"))
         self.load_progress.setAccessibleName(self.tr("Model loading progress"))
@@ -268,9 +267,7 @@ class MainWindow(QMainWindow):
         self.model_label.setText(self.tr("Loading the model…"))
 
         def op(report: worker.Report) -> Any:
-            return Tutor.load(
-                choice, temperature=temperature, progress=lambda done, what: report((done, what))
-            )
+            return Tutor.load(choice, temperature=temperature, progress=lambda done, what: report((done, what)))
 
         worker.run_job(
             op,
@@ -349,9 +346,7 @@ class MainWindow(QMainWindow):
                 level="warning",
             )
         elif not self.learner and self.store is not None:
-            self.practice.show_hint(
-                self.tr("Choose or create a learner to keep a history of your corrections.")
-            )
+            self.practice.show_hint(self.tr("Choose or create a learner to keep a history of your corrections."))
         if self.review_index >= 0 and result.is_correct and not result.out_of_scope:
             self.practice.review_label.setText(self.tr("Fixed! Press Next mistake to go on."))
         self.correction_done.emit(result)
@@ -428,11 +423,9 @@ class MainWindow(QMainWindow):
             dialog.chosen_temperature(),
             dialog.chosen_language(),
         )
-        reload_needed = model != (self.settings.model or dialog.model.itemData(0)) or (
-            temperature != self.settings.temperature
-        )
-        if self.tutor is None:
-            reload_needed = True
+        reload_needed = self.tutor is None or model != (self.settings.model or default_model_name())
+        if not reload_needed and temperature != self.tutor.settings.temperature:
+            self.tutor = self.tutor.with_settings(temperature=temperature)  # same model, no reload
         self.settings.model = model
         self.settings.temperature = temperature
         if language != self.settings.language:
@@ -472,9 +465,7 @@ class MainWindow(QMainWindow):
             )
         else:
             lines.append("<p>" + self.tr("No model is loaded.") + "</p>")
-        box = QMessageBox(
-            QMessageBox.Icon.Information, self.tr("About grammar-tutor"), "".join(lines), parent=self
-        )
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("About grammar-tutor"), "".join(lines), parent=self)
         box.setTextFormat(Qt.TextFormat.RichText)
         self.about_box = box
         box.open()

@@ -118,9 +118,7 @@ class HistoryModel(QAbstractTableModel):
         """Return the number of columns."""
         return 0 if parent.isValid() else len(self.columns())
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Return the translated column titles."""
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -155,9 +153,7 @@ class HistoryModel(QAbstractTableModel):
             if key == "original":
                 return row["original"]
             if key == "result":
-                return (
-                    "\n".join(t for t in (row.get("explanation_es"), row.get("explanation_en")) if t) or None
-                )
+                return "\n".join(t for t in (row.get("explanation_es"), row.get("explanation_en")) if t) or None
             return None
         if role == Qt.ItemDataRole.ForegroundRole and key == "result":
             if row["out_of_scope"]:

@@ -83,9 +83,7 @@ class ResultCard(QFrame):
         self.setObjectName("resultCard")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # so a keyboard user can reach it and hear it read
-        self.setStyleSheet(
-            "#resultCard { background: palette(base); border: 1px solid #c9ced6; border-radius: 8px; }"
-        )
+        self.setStyleSheet("#resultCard { background: palette(base); border: 1px solid #c9ced6; border-radius: 8px; }")
         self.result: CorrectionResult | None = None
         self.kind = "empty"
         self.title = _label(self, rich=False)
@@ -238,9 +236,7 @@ class ResultCard(QFrame):
                 parts.append(_strip_html(label.text()))
         if not self.chips_box.isHidden():
             parts.append(
-                " · ".join(
-                    chip.accessibleName() for chip in (self.verb_chip, self.tense_chip, self.person_chip)
-                )
+                " · ".join(chip.accessibleName() for chip in (self.verb_chip, self.tense_chip, self.person_chip))
             )
         return "\n".join(parts)
 

@@ -112,9 +112,7 @@ class BarChart(_Chart):
             return
         line = self._line()
         metrics = self.fontMetrics()
-        label_width = min(
-            max(metrics.horizontalAdvance(label) for label, _ in self.rows) + 8, self.width() * 0.4
-        )
+        label_width = min(max(metrics.horizontalAdvance(label) for label, _ in self.rows) + 8, self.width() * 0.4)
         biggest = max((max(values) for _, values in self.rows if values), default=0.0) or 1.0
         number_width = metrics.horizontalAdvance(" 0000")
         plot_width = max(self.width() - label_width - number_width, 10)
@@ -133,9 +131,7 @@ class BarChart(_Chart):
             for series_index, value in enumerate(values):
                 width = plot_width * value / biggest
                 bar_y = y + row_height * 0.125 + series_index * bar_height
-                painter.fillRect(
-                    QRectF(label_width, bar_y, width, bar_height), SERIES_COLOURS[series_index % 2]
-                )
+                painter.fillRect(QRectF(label_width, bar_y, width, bar_height), SERIES_COLOURS[series_index % 2])
                 painter.setPen(self.palette().windowText().color())
                 painter.drawText(
                     QRectF(label_width + width + 4, bar_y, number_width, bar_height),
@@ -192,9 +188,7 @@ class ColumnChart(_Chart):
             for series_index, value in enumerate(values):
                 height = plot_height * value / biggest
                 painter.fillRect(
-                    QRectF(
-                        x + slot * 0.1 + series_index * column_width, bottom - height, column_width, height
-                    ),
+                    QRectF(x + slot * 0.1 + series_index * column_width, bottom - height, column_width, height),
                     SERIES_COLOURS[series_index % 2],
                 )
             if index % label_every == 0:

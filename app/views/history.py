@@ -134,17 +134,17 @@ class HistoryView(QWidget):
         """Set every fixed text (and the filter choices) in the current language."""
         self._filling = True
         try:
-            self.verb_label.setText(self.tr("&Verb:"))
-            self.tense_label.setText(self.tr("&Tense:"))
-            self.person_label.setText(self.tr("&Person:"))
-            self.since_check.setText(self.tr("&From:"))
+            self.verb_label.setText(self.tr("Ver&b:"))
+            self.tense_label.setText(self.tr("Ten&se:"))
+            self.person_label.setText(self.tr("Pe&rson:"))
+            self.since_check.setText(self.tr("Fro&m:"))
             self.until_check.setText(self.tr("T&o:"))
-            self.search_label.setText(self.tr("&Search:"))
+            self.search_label.setText(self.tr("Sear&ch:"))
             self.search.setPlaceholderText(self.tr("Words from the sentence…"))
             self.since.setAccessibleName(self.tr("From date"))
             self.until.setAccessibleName(self.tr("To date"))
             self.reset_button.setText(self.tr("Show &all"))
-            self.review_button.setText(self.tr("&Review my mistakes"))
+            self.review_button.setText(self.tr("Review my mista&kes"))
             self.review_button.setToolTip(self.tr("Practise again the sentences you got wrong"))
             self.table.setAccessibleName(self.tr("Corrections, newest first"))
             self._fill(self.verb, self.tr("All verbs"), [(v, v) for v in load_scope().verbs])

@@ -211,9 +211,7 @@ class LearnerBar(QWidget):
         clean = " ".join(name.split())
         existing = self.find(clean)
         if existing >= 0:  # never re-create: that would skip (or overwrite) the other learner's PIN
-            self.failed.emit(
-                self.tr("A learner called {0} already exists; they are picked instead.").format(clean)
-            )
+            self.failed.emit(self.tr("A learner called {0} already exists; they are picked instead.").format(clean))
             self._picked(existing)
             return
         try:

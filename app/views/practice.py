@@ -178,19 +178,17 @@ class PracticeView(QWidget):
 
     def retranslate(self) -> None:
         """Set every fixed text in the current language."""
-        self.prompt.setText(self.tr("&Your sentence in English:"))
+        self.prompt.setText(self.tr("Your &sentence in English:"))
         self.editor.setPlaceholderText(self.tr("For example: He goed to school yesterday."))
         self.editor.setAccessibleName(self.tr("Sentence to correct"))
-        self.editor.setAccessibleDescription(
-            self.tr("Type one English sentence, then press Ctrl+Enter to correct it.")
-        )
+        self.editor.setAccessibleDescription(self.tr("Type one English sentence, then press Ctrl+Enter to correct it."))
         self.correct_button.setText(self.tr("&Correct"))
         self.correct_button.setToolTip(self.tr("Correct the sentence (Ctrl+Enter)"))
-        self.clear_button.setText(self.tr("C&lear"))
+        self.clear_button.setText(self.tr("Cle&ar"))
         self.busy.setAccessibleName(self.tr("Correcting"))
         self.stream.setAccessibleName(self.tr("Model output so far"))
-        self.review_next.setText(self.tr("&Next mistake"))
-        self.review_stop.setText(self.tr("&Stop review"))
+        self.review_next.setText(self.tr("Ne&xt mistake"))
+        self.review_stop.setText(self.tr("St&op review"))
         self._on_text_changed()
 
     def set_ready(self, ready: bool, reason: str = "") -> None:
@@ -273,9 +271,7 @@ class PracticeView(QWidget):
     def _on_text_changed(self) -> None:
         count = len(self.editor.toPlainText())
         self.counter.setText(self.tr("{0} / {1}").format(count, MAX_SENTENCE_CHARS))
-        self.counter.setAccessibleName(
-            self.tr("{0} of {1} characters used").format(count, MAX_SENTENCE_CHARS)
-        )
+        self.counter.setAccessibleName(self.tr("{0} of {1} characters used").format(count, MAX_SENTENCE_CHARS))
         if count and self.hint_kind == "empty":
             self.hint.hide()
             self.hint_kind = ""

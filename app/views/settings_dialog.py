@@ -146,9 +146,7 @@ class SettingsDialog(QDialog):
             self.model_status.setText(describe(exc, self.tr("checking the model")))
             self.verified.emit(False)
 
-        run_job(
-            lambda report: resolve(choice), success=done, failure=failed, receiver=self, name="verify model"
-        )
+        run_job(lambda report: resolve(choice), success=done, failure=failed, receiver=self, name="verify model")
 
     def _ok_button(self) -> QPushButton:
         return self.buttons.button(QDialogButtonBox.StandardButton.Ok)

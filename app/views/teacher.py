@@ -91,8 +91,8 @@ class LockPage(QWidget):
         first = self.first_use()
         self.confirm.setVisible(first)
         self.confirm_label.setVisible(first)
-        self.passphrase_label.setText(self.tr("&Passphrase:"))
-        self.confirm_label.setText(self.tr("&Repeat it:"))
+        self.passphrase_label.setText(self.tr("Passphr&ase:"))
+        self.confirm_label.setText(self.tr("Repeat &it:"))
         self.passphrase.setAccessibleName(self.tr("Teacher passphrase"))
         self.confirm.setAccessibleName(self.tr("Repeat the teacher passphrase"))
         if first:
@@ -103,7 +103,7 @@ class LockPage(QWidget):
                     " characters; learners will need it to open this page, so keep it to yourself."
                 ).format(MIN_LENGTH)
             )
-            self.button.setText(self.tr("&Set passphrase and open"))
+            self.button.setText(self.tr("Set passphrase and &open"))
         else:
             self.heading.setText(self.tr("Teacher review is locked"))
             self.explain.setText(self.tr("Enter the teacher passphrase to see every learner's work."))
@@ -217,14 +217,14 @@ class Dashboard(QWidget):
 
     def retranslate(self) -> None:
         """Set every fixed text in the current language and redraw the charts' labels."""
-        self.learners_label.setText(self.tr("&Learners:"))
+        self.learners_label.setText(self.tr("Lea&rners:"))
         self.learners.setAccessibleName(self.tr("Learners"))
         self.tabs.setTabText(0, self.tr("Statistics"))
         self.tabs.setTabText(1, self.tr("History"))
         self.tabs.setTabText(2, self.tr("Latency"))
-        self.export_button.setText(self.tr("&Export CSV…"))
+        self.export_button.setText(self.tr("E&xport CSV…"))
         self.export_button.setToolTip(self.tr("Save the selected learner's history (or everyone's) as CSV"))
-        self.refresh_button.setText(self.tr("Re&fresh"))
+        self.refresh_button.setText(self.tr("Refre&sh"))
         self.lock_button.setText(self.tr("Loc&k"))
         if self.learners.count():
             self.learners.item(0).setText(self.tr("All learners"))
@@ -336,9 +336,7 @@ class Dashboard(QWidget):
         lines = []
         for model in latency:
             lines.append(
-                self.tr(
-                    "{0}: {1} corrections · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs"
-                ).format(
+                self.tr("{0}: {1} corrections · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs").format(
                     model["model_name"] or self.tr("unknown model"),
                     model["corrections"],
                     model["mask_p50_us"],
@@ -358,9 +356,7 @@ class Dashboard(QWidget):
         while rows and rows[-1][1][0] == 0:  # drop the empty slow tail so the bars stay readable
             rows.pop()
         self.latency_chart.set_data(
-            self.tr("Masking time per token (µs, median of each correction) · {0}").format(
-                first["model_name"]
-            ),
+            self.tr("Masking time per token (µs, median of each correction) · {0}").format(first["model_name"]),
             [self.tr("corrections")],
             rows,
             self.tr("No timings yet."),

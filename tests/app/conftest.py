@@ -82,9 +82,7 @@ def thread_leaks(before: tuple[set[threading.Thread], set[int]]) -> list[str]:
     new_qthreads = [t for t in _running_qthreads() if id(t) not in qthreads_before]
     if new_qthreads:
         problems.append(f"{len(new_qthreads)} QThread(s) still running")
-    new_threads = [
-        t for t in threading.enumerate() if t not in threads_before and t.is_alive() and not t.daemon
-    ]
+    new_threads = [t for t in threading.enumerate() if t not in threads_before and t.is_alive() and not t.daemon]
     if new_threads:
         problems.append(f"Python threads still running: {[t.name for t in new_threads]}")
     return problems

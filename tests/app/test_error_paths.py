@@ -77,9 +77,7 @@ def test_corrupt_database_offers_a_fresh_one_and_corrections_still_work(qtbot, m
     fresh.click()
     assert window.store is not None
     assert window.store.moved_aside is not None and window.store.moved_aside.exists()
-    assert window.store.moved_aside.read_bytes().startswith(
-        b"this is not a database"
-    )  # kept, not overwritten
+    assert window.store.moved_aside.read_bytes().startswith(b"this is not a database")  # kept, not overwritten
     assert "fresh" in window.messages.message("store")
     window.learner_bar.create("Ana")
     assert window.learner == "Ana"

@@ -76,9 +76,7 @@ def test_dashboard_lists_learners_and_charts_their_mistakes(qtbot, make_window, 
         board.learners.setCurrentRow(2)  # Ben
     assert board.selected_learner() == "Ben"
     assert dict(board.verb_chart.rows) == {"go": (1.0,)}
-    assert [board.history.model.row(i)["original"] for i in range(board.history.model.rowCount())] == [
-        "I goes home."
-    ]
+    assert [board.history.model.row(i)["original"] for i in range(board.history.model.rowCount())] == ["I goes home."]
     assert "go: 1" in board.verb_chart.accessibleDescription()
 
 

@@ -42,9 +42,7 @@ def test_nothing_is_delivered_to_a_destroyed_receiver(qtbot):
     receiver = QObject()
     calls: list[object] = []
     gate = threading.Event()
-    job = worker.run_job(
-        lambda report: gate.wait(5), success=calls.append, failure=calls.append, receiver=receiver
-    )
+    job = worker.run_job(lambda report: gate.wait(5), success=calls.append, failure=calls.append, receiver=receiver)
     receiver.deleteLater()
     qtbot.waitUntil(lambda: not _alive(receiver))
     gate.set()

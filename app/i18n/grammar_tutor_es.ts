@@ -1,0 +1,1055 @@
+<?xml version='1.0' encoding='utf-8'?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es">
+<context>
+    <name>Dashboard</name>
+    <message>
+        <location filename="../views/teacher.py" line="220" />
+        <source>Lea&amp;rners:</source>
+        <translation>Alu&amp;mnos:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="221" />
+        <source>Learners</source>
+        <translation>Alumnos</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="222" />
+        <source>Statistics</source>
+        <translation>Estadísticas</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="223" />
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="224" />
+        <source>Latency</source>
+        <translation>Latencia</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="225" />
+        <source>E&amp;xport CSV…</source>
+        <translation>&amp;Exportar CSV…</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="226" />
+        <source>Save the selected learner's history (or everyone's) as CSV</source>
+        <translation>Guardar como CSV el historial del alumno elegido (o de todos)</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="227" />
+        <source>Refre&amp;sh</source>
+        <translation>Actuali&amp;zar</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="228" />
+        <source>Loc&amp;k</source>
+        <translation>&amp;Bloquear</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="230" />
+        <location filename="../views/teacher.py" line="252" />
+        <source>All learners</source>
+        <translation>Todos los alumnos</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="285" />
+        <source>Computing statistics…</source>
+        <translation>Calculando las estadísticas…</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="299" />
+        <source>reading the statistics</source>
+        <translation>se leían las estadísticas</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="304" />
+        <source>No mistakes yet.</source>
+        <translation>Todavía no hay errores.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="306" />
+        <source>Mistakes per verb</source>
+        <translation>Errores por verbo</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="307" />
+        <location filename="../views/teacher.py" line="313" />
+        <location filename="../views/teacher.py" line="319" />
+        <location filename="../views/teacher.py" line="325" />
+        <source>mistakes</source>
+        <translation>errores</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="312" />
+        <source>Mistakes per tense</source>
+        <translation>Errores por tiempo verbal</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="318" />
+        <source>Mistakes per person</source>
+        <translation>Errores por persona</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="324" />
+        <source>Corrections per week</source>
+        <translation>Correcciones por semana</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="325" />
+        <location filename="../views/teacher.py" line="364" />
+        <source>corrections</source>
+        <translation>correcciones</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="327" />
+        <source>No corrections yet.</source>
+        <translation>Todavía no hay correcciones.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="333" />
+        <source>No timings yet: correct a sentence first.</source>
+        <translation>Todavía no hay tiempos: corrige primero una frase.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="334" />
+        <source>Masking time per token</source>
+        <translation>Tiempo de máscara por token</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="334" />
+        <location filename="../views/teacher.py" line="366" />
+        <source>No timings yet.</source>
+        <translation>Todavía no hay tiempos.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="340" />
+        <source>{0}: {1} corrections · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs</source>
+        <translation>{0}: {1} correcciones · máscara p50 {2:.1f} µs/token, p99 {3:.1f} µs, máx. {4:.1f} µs</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="342" />
+        <source>unknown model</source>
+        <translation>modelo desconocido</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="361" />
+        <source>Masking time per token (µs, median of each correction) · {0}</source>
+        <translation>Tiempo de máscara por token (µs, mediana de cada corrección) · {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="374" />
+        <source>Export history as CSV</source>
+        <translation>Exportar el historial como CSV</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="374" />
+        <source>CSV files (*.csv)</source>
+        <translation>Archivos CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="386" />
+        <source>Exporting…</source>
+        <translation>Exportando…</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="392" />
+        <source>Exported {0} corrections to {1}.</source>
+        <translation>Se exportaron {0} correcciones a {1}.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="397" />
+        <source>exporting the history</source>
+        <translation>se exportaba el historial</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <location filename="../errors.py" line="13" />
+        <source>The model could not be loaded: {0} Open Settings to choose another model.</source>
+        <translation>No se pudo cargar el modelo: {0} Abre Ajustes para elegir otro modelo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="17" />
+        <source>The history database has a problem: {0}</source>
+        <translation>La base de datos del historial tiene un problema: {0}</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="24" />
+        <source>working</source>
+        <translation>se trabajaba</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="26" />
+        <source>Something went wrong while {0} ({1}). Nothing was lost: try again, and if it keeps happening choose another model in Settings.</source>
+        <translation>Algo falló mientras {0} ({1}). No se ha perdido nada: inténtalo de nuevo y, si vuelve a pasar, elige otro modelo en Ajustes.</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryModel</name>
+    <message>
+        <location filename="../models.py" line="128" />
+        <source>Learner</source>
+        <translation>Alumno</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="129" />
+        <source>When</source>
+        <translation>Cuándo</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="130" />
+        <source>Sentence</source>
+        <translation>Frase</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="131" />
+        <source>Verb</source>
+        <translation>Verbo</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="132" />
+        <source>Tense</source>
+        <translation>Tiempo</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="133" />
+        <source>Person</source>
+        <translation>Persona</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="134" />
+        <source>Correct form</source>
+        <translation>Forma correcta</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="135" />
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="173" />
+        <source>out of scope</source>
+        <translation>fuera de alcance</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="174" />
+        <source>correct</source>
+        <translation>correcta</translation>
+    </message>
+    <message>
+        <location filename="../models.py" line="174" />
+        <source>mistake</source>
+        <translation>error</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../views/history.py" line="137" />
+        <source>Ver&amp;b:</source>
+        <translation>Ver&amp;bo:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="138" />
+        <source>Ten&amp;se:</source>
+        <translation>T&amp;iempo:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="139" />
+        <source>Pe&amp;rson:</source>
+        <translation>Pe&amp;rsona:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="140" />
+        <source>Fro&amp;m:</source>
+        <translation>&amp;Desde:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="141" />
+        <source>T&amp;o:</source>
+        <translation>Ha&amp;sta:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="142" />
+        <source>Sear&amp;ch:</source>
+        <translation>Bus&amp;car:</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="143" />
+        <source>Words from the sentence…</source>
+        <translation>Palabras de la frase…</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="144" />
+        <source>From date</source>
+        <translation>Fecha de inicio</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="145" />
+        <source>To date</source>
+        <translation>Fecha de fin</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="146" />
+        <source>Show &amp;all</source>
+        <translation>&amp;Mostrar todo</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="147" />
+        <source>Review my mista&amp;kes</source>
+        <translation>Repasar mis &amp;errores</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="148" />
+        <source>Practise again the sentences you got wrong</source>
+        <translation>Vuelve a practicar las frases en las que te equivocaste</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="149" />
+        <source>Corrections, newest first</source>
+        <translation>Correcciones, las más recientes primero</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="150" />
+        <source>All verbs</source>
+        <translation>Todos los verbos</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="151" />
+        <source>All tenses</source>
+        <translation>Todos los tiempos</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="152" />
+        <source>All persons</source>
+        <translation>Todas las personas</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="212" />
+        <source>The history is not available.</source>
+        <translation>El historial no está disponible.</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="214" />
+        <source>No corrections match.</source>
+        <translation>Ninguna corrección coincide.</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="216" />
+        <source>1 correction</source>
+        <translation>1 corrección</translation>
+    </message>
+    <message>
+        <location filename="../views/history.py" line="216" />
+        <source>{0} corrections</source>
+        <translation>{0} correcciones</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <location filename="../labels.py" line="11" />
+        <source>infinitive</source>
+        <translation>infinitivo</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="12" />
+        <source>present simple</source>
+        <translation>presente simple</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="13" />
+        <source>past simple</source>
+        <translation>pasado simple</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="14" />
+        <source>past participle</source>
+        <translation>participio pasado</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="15" />
+        <source>simple future</source>
+        <translation>futuro simple</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="23" />
+        <source>1st singular (I)</source>
+        <translation>1.ª singular (I, yo)</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="24" />
+        <source>2nd singular (you)</source>
+        <translation>2.ª singular (you, tú)</translation>
+    </message>
+    <message>
+        <location filename="../labels.py" line="25" />
+        <source>3rd singular (he, she, it)</source>
+        <translation>3.ª singular (he, she, it; él, ella)</translation>
+    </message>
+</context>
+<context>
+    <name>LearnerBar</name>
+    <message>
+        <location filename="../views/learners.py" line="132" />
+        <source>&amp;Learner:</source>
+        <translation>A&amp;lumno:</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="133" />
+        <source>Learner</source>
+        <translation>Alumno</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="134" />
+        <source>Choose or create a learner</source>
+        <translation>Elige o crea un alumno</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="135" />
+        <source>&amp;New learner…</source>
+        <translation>&amp;Nuevo alumno…</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="189" />
+        <source>That PIN is not right.</source>
+        <translation>Ese PIN no es correcto.</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="215" />
+        <source>A learner called {0} already exists; they are picked instead.</source>
+        <translation>Ya existe un alumno llamado {0}; se elige ese alumno.</translation>
+    </message>
+</context>
+<context>
+    <name>LockPage</name>
+    <message>
+        <location filename="../views/teacher.py" line="94" />
+        <source>Passphr&amp;ase:</source>
+        <translation>&amp;Contraseña:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="95" />
+        <source>Repeat &amp;it:</source>
+        <translation>&amp;Repítela:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="96" />
+        <source>Teacher passphrase</source>
+        <translation>Contraseña del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="97" />
+        <source>Repeat the teacher passphrase</source>
+        <translation>Repite la contraseña del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="99" />
+        <source>Choose a teacher passphrase</source>
+        <translation>Elige una contraseña de profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="102" />
+        <source>Teacher review shows every learner's history. Choose a passphrase of at least {0} characters; learners will need it to open this page, so keep it to yourself.</source>
+        <translation>La revisión del profesor muestra el historial de todos los alumnos. Elige una contraseña de al menos {0} caracteres; hará falta para abrir esta página, así que no la compartas.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="106" />
+        <source>Set passphrase and &amp;open</source>
+        <translation>&amp;Guardar contraseña y abrir</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="108" />
+        <source>Teacher review is locked</source>
+        <translation>La revisión del profesor está bloqueada</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="109" />
+        <source>Enter the teacher passphrase to see every learner's work.</source>
+        <translation>Escribe la contraseña del profesor para ver el trabajo de todos los alumnos.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="110" />
+        <source>&amp;Unlock</source>
+        <translation>&amp;Desbloquear</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="117" />
+        <source>The passphrase needs at least {0} characters.</source>
+        <translation>La contraseña necesita al menos {0} caracteres.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="120" />
+        <source>The two passphrases differ; type the same one twice.</source>
+        <translation>Las dos contraseñas no coinciden; escribe la misma dos veces.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="125" />
+        <source>That passphrase is not right. Try again.</source>
+        <translation>Esa contraseña no es correcta. Inténtalo de nuevo.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../main_window.py" line="151" />
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="152" />
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="153" />
+        <source>&amp;Tools</source>
+        <translation>Herramien&amp;tas</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="154" />
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="155" />
+        <source>&amp;New learner…</source>
+        <translation>&amp;Nuevo alumno…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="156" />
+        <source>&amp;Export history as CSV…</source>
+        <translation>&amp;Exportar el historial como CSV…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="157" />
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="160" />
+        <location filename="../main_window.py" line="168" />
+        <source>&amp;Practice</source>
+        <translation>&amp;Práctica</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="160" />
+        <source>&amp;History</source>
+        <translation>&amp;Historial</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="160" />
+        <source>&amp;Teacher review</source>
+        <translation>Revisión del &amp;profesor</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="164" />
+        <source>Go to the &amp;sentence box</source>
+        <translation>Ir al cuadro de la &amp;frase</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="165" />
+        <source>&amp;Settings…</source>
+        <translation>A&amp;justes…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="166" />
+        <source>&amp;Reload the model</source>
+        <translation>&amp;Recargar el modelo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="167" />
+        <source>&amp;About grammar-tutor</source>
+        <translation>&amp;Acerca de grammar-tutor</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="169" />
+        <source>Histor&amp;y</source>
+        <translation>&amp;Historial</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="170" />
+        <source>T&amp;eacher</source>
+        <translation>Pr&amp;ofesor</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="171" />
+        <source>Pages</source>
+        <translation>Páginas</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="172" />
+        <source>Model status</source>
+        <translation>Estado del modelo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="173" />
+        <source>Model loading progress</source>
+        <translation>Progreso de carga del modelo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="174" />
+        <source>Masking latency of the last correction</source>
+        <translation>Latencia de la máscara en la última corrección</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="180" />
+        <source>grammar-tutor — {0}</source>
+        <translation>grammar-tutor — {0}</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="188" />
+        <source>Model: {0} · ready</source>
+        <translation>Modelo: {0} · listo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="190" />
+        <source>No model loaded</source>
+        <translation>Ningún modelo cargado</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="222" />
+        <source>You can still correct sentences, but they will not be saved until this is fixed.</source>
+        <translation>Puedes seguir corrigiendo frases, pero no se guardarán hasta que se resuelva.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="225" />
+        <source>Start a fresh database</source>
+        <translation>Empezar una base de datos nueva</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="226" />
+        <location filename="../main_window.py" line="307" />
+        <location filename="../main_window.py" line="366" />
+        <source>Try again</source>
+        <translation>Reintentar</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="233" />
+        <source>A fresh, empty database was started. The damaged file was kept as {0}.</source>
+        <translation>Se ha empezado una base de datos nueva y vacía. El archivo dañado se ha guardado como {0}.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="268" />
+        <source>Loading the model…</source>
+        <translation>Cargando el modelo…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="287" />
+        <source>Loading the model: {0}</source>
+        <translation>Cargando el modelo: {0}</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="301" />
+        <source>No model is loaded. Open Settings (Ctrl+,) to choose one.</source>
+        <translation>No hay ningún modelo cargado. Abre Ajustes (Ctrl+,) para elegir uno.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="303" />
+        <source>loading the model</source>
+        <translation>se cargaba el modelo</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="307" />
+        <source>Open Settings</source>
+        <translation>Abrir Ajustes</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="347" />
+        <source>The correction is shown but was not saved: {0}</source>
+        <translation>La corrección se muestra, pero no se ha guardado: {0}</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="353" />
+        <source>Choose or create a learner to keep a history of your corrections.</source>
+        <translation>Elige o crea un alumno para guardar el historial de tus correcciones.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="356" />
+        <source>Fixed! Press Next mistake to go on.</source>
+        <translation>¡Corregido! Pulsa «Siguiente error» para seguir.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="361" />
+        <source>correcting your sentence</source>
+        <translation>se corregía tu frase</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="383" />
+        <source>{0} has no mistakes to review. Well done!</source>
+        <translation>{0} no tiene errores que repasar. ¡Muy bien!</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="398" />
+        <source>Review finished: you went through all your mistakes.</source>
+        <translation>Repaso terminado: has revisado todos tus errores.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="403" />
+        <source>Review {0} of {1}: you wrote this on {2}. Fix the verb and press Ctrl+Enter.</source>
+        <translation>Repaso {0} de {1}: escribiste esto el {2}. Corrige el verbo y pulsa Ctrl+Intro.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="442" />
+        <source>Some translation files are missing; part of the window stays in English.</source>
+        <translation>Faltan algunos archivos de traducción; parte de la ventana seguirá en inglés.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="463" />
+        <source>An offline English verb tutor for Spanish speakers.</source>
+        <translation>Un tutor de verbos ingleses sin conexión, para hispanohablantes.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="468" />
+        <source>Model: {0}&lt;br&gt;sha256: {1}&lt;br&gt;Licence: {2}</source>
+        <translation>Modelo: {0}&lt;br&gt;sha256: {1}&lt;br&gt;Licencia: {2}</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="474" />
+        <source>No model is loaded.</source>
+        <translation>No hay ningún modelo cargado.</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="476" />
+        <source>About grammar-tutor</source>
+        <translation>Acerca de grammar-tutor</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="485" />
+        <source>Finishing the current job…</source>
+        <translation>Terminando la tarea en curso…</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBar</name>
+    <message>
+        <location filename="../views/messages.py" line="53" />
+        <source>Dismiss this message</source>
+        <translation>Cerrar este mensaje</translation>
+    </message>
+    <message>
+        <location filename="../views/messages.py" line="54" />
+        <source>Dismiss message</source>
+        <translation>Cerrar mensaje</translation>
+    </message>
+    <message>
+        <location filename="../views/messages.py" line="55" />
+        <source>Message</source>
+        <translation>Mensaje</translation>
+    </message>
+</context>
+<context>
+    <name>NewLearnerDialog</name>
+    <message>
+        <location filename="../views/learners.py" line="31" />
+        <source>New learner</source>
+        <translation>Nuevo alumno</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="34" />
+        <source>Learner name</source>
+        <translation>Nombre del alumno</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="37" />
+        <source>PIN (optional)</source>
+        <translation>PIN (opcional)</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="38" />
+        <source>optional</source>
+        <translation>opcional</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="43" />
+        <source>&amp;Name:</source>
+        <translation>&amp;Nombre:</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="45" />
+        <source>&amp;PIN:</source>
+        <translation>&amp;PIN:</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="49" />
+        <source>With a PIN, nobody else can open this learner's history.</source>
+        <translation>Con un PIN, nadie más puede abrir el historial de este alumno.</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="65" />
+        <source>Type the learner's name.</source>
+        <translation>Escribe el nombre del alumno.</translation>
+    </message>
+</context>
+<context>
+    <name>PinDialog</name>
+    <message>
+        <location filename="../views/learners.py" line="76" />
+        <source>PIN for {0}</source>
+        <translation>PIN de {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="79" />
+        <source>PIN</source>
+        <translation>PIN</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="80" />
+        <source>{0}'s history is protected. Type the &amp;PIN:</source>
+        <translation>El historial de {0} está protegido. Escribe el &amp;PIN:</translation>
+    </message>
+</context>
+<context>
+    <name>PracticeView</name>
+    <message>
+        <location filename="../views/practice.py" line="181" />
+        <source>Your &amp;sentence in English:</source>
+        <translation>Tu &amp;frase en inglés:</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="182" />
+        <source>For example: He goed to school yesterday.</source>
+        <translation>Por ejemplo: He goed to school yesterday.</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="183" />
+        <source>Sentence to correct</source>
+        <translation>Frase que corregir</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="185" />
+        <source>Type one English sentence, then press Ctrl+Enter to correct it.</source>
+        <translation>Escribe una frase en inglés y pulsa Ctrl+Intro para corregirla.</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="187" />
+        <source>&amp;Correct</source>
+        <translation>&amp;Corregir</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="188" />
+        <source>Correct the sentence (Ctrl+Enter)</source>
+        <translation>Corregir la frase (Ctrl+Intro)</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="189" />
+        <source>Cle&amp;ar</source>
+        <translation>&amp;Borrar</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="190" />
+        <source>Correcting</source>
+        <translation>Corrigiendo</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="191" />
+        <source>Model output so far</source>
+        <translation>Lo que el modelo ha escrito hasta ahora</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="192" />
+        <source>Ne&amp;xt mistake</source>
+        <translation>&amp;Siguiente error</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="193" />
+        <source>St&amp;op review</source>
+        <translation>&amp;Detener repaso</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="208" />
+        <source>Thinking…</source>
+        <translation>Pensando…</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="223" />
+        <source>Type a sentence first, for example: She have a cat.</source>
+        <translation>Escribe primero una frase, por ejemplo: She have a cat.</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="228" />
+        <source>The model is still loading; you can correct your sentence in a moment.</source>
+        <translation>El modelo todavía se está cargando; podrás corregir tu frase en un momento.</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="267" />
+        <source>A sentence can have at most {0} characters, so the last {1} were cut.</source>
+        <translation>Una frase puede tener como máximo {0} caracteres, así que se han quitado los últimos {1}.</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="275" />
+        <source>{0} / {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="277" />
+        <source>{0} of {1} characters used</source>
+        <translation>{0} de {1} caracteres usados</translation>
+    </message>
+</context>
+<context>
+    <name>ResultCard</name>
+    <message>
+        <location filename="../views/card.py" line="153" />
+        <source>Your correction appears here</source>
+        <translation>Aquí aparecerá tu corrección</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="154" />
+        <source>Type an English sentence above and press Ctrl+Enter.</source>
+        <translation>Escribe arriba una frase en inglés y pulsa Ctrl+Intro.</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="159" />
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="164" />
+        <source>That verb is not on my list yet</source>
+        <translation>Ese verbo todavía no está en mi lista</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="169" />
+        <source>I only correct 20 verbs, and the verb to fix in this sentence is not one of them, so I would rather not guess. Try a sentence with one of these verbs:</source>
+        <translation>Solo corrijo 20 verbos y el verbo que hay que corregir en esta frase no es uno de ellos, así que prefiero no adivinar. Prueba con una frase que use uno de estos verbos:</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="182" />
+        <source>Not sure</source>
+        <translation>No estoy seguro</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="186" />
+        <source>I am not sure about this sentence (confidence {0} %). Here is my best guess; please check it with your teacher before you learn from it.</source>
+        <translation>No estoy seguro de esta frase (confianza {0} %). Esta es mi mejor suposición; compruébala con tu profesor antes de aprenderla.</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="192" />
+        <source>Correct!</source>
+        <translation>¡Correcto!</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="193" />
+        <source>The verb is right. Well done!</source>
+        <translation>El verbo está bien. ¡Muy bien!</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="196" />
+        <source>Let's fix the verb</source>
+        <translation>Vamos a corregir el verbo</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="203" />
+        <source>Verb</source>
+        <translation>Verbo</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="204" />
+        <source>Tense</source>
+        <translation>Tiempo</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="205" />
+        <source>Person</source>
+        <translation>Persona</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="209" />
+        <source>In Spanish: {0}</source>
+        <translation>En español: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="215" />
+        <source>Confidence: {0} %</source>
+        <translation>Confianza: {0} %</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../views/settings_dialog.py" line="35" />
+        <source>Settings</source>
+        <translation>Ajustes</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="38" />
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="41" />
+        <source> (default)</source>
+        <translation> (predeterminado)</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="47" />
+        <source>&amp;Browse…</source>
+        <translation>&amp;Examinar…</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="48" />
+        <source>Use a GGUF model file from your disk</source>
+        <translation>Usar un archivo de modelo GGUF de tu disco</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="57" />
+        <source>Temperature</source>
+        <translation>Temperatura</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="58" />
+        <source>0 always gives the most likely answer; higher values vary more</source>
+        <translation>0 da siempre la respuesta más probable; los valores más altos varían más</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="63" />
+        <source>Language of the window</source>
+        <translation>Idioma de la ventana</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="69" />
+        <source>&amp;Model:</source>
+        <translation>&amp;Modelo:</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="73" />
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatura:</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="76" />
+        <source>&amp;Language:</source>
+        <translation>&amp;Idioma:</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="106" />
+        <source>Choose a GGUF model</source>
+        <translation>Elige un modelo GGUF</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="106" />
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>Modelos GGUF (*.gguf);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="127" />
+        <source>Checking the model file…</source>
+        <translation>Comprobando el archivo del modelo…</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="136" />
+        <source>Verified: {0} · sha256 {1}… · licence: {2}</source>
+        <translation>Verificado: {0} · sha256 {1}… · licencia: {2}</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="146" />
+        <source>checking the model</source>
+        <translation>se comprobaba el modelo</translation>
+    </message>
+</context>
+</TS>
