@@ -205,7 +205,11 @@ class Tutor:
         if k is None:  # cannot happen: the matcher finished on exactly one string
             k = strings.index(gen.text)
         json.loads(gen.text)  # the decoded text is the JSON of the chosen answer
-        return answers[k], float(np.exp(gen.logprob)), gen
+        # Confidence is the probability of the cell: every accepted Spanish form is right, so the
+        # choice between them (after `"spanish":"`) does not count against it.
+        cut = gen.text.find(b'"spanish":"')
+        logp = sum(lp for off, lp in gen.steps if cut < 0 or off < cut)
+        return answers[k], float(np.exp(logp)), gen
 
 
 def option_summary(option: Option) -> str:

@@ -130,21 +130,49 @@ class _Sentence:
         return self.words[j].norm if 0 <= j < len(self.words) else ""
 
     def subject_person(self, i: int) -> tuple[str | None, bool]:
-        """Return (person, is_pronoun) of the subject of the clause holding word i."""
+        """Return (person, is_pronoun) of the subject of the clause holding word i.
+
+        None when the subject is plural (outside §A13) or there is none (an imperative).
+        """
         lists = self.lists
         pronouns = lists["subject_pronouns"]
+        inverted = self._inverted_subject(i)
+        if inverted is not None:
+            return inverted
+        saw_noun = False
         for j in range(i - 1, -1, -1):
             n = self.words[j].norm
             if n in pronouns:
-                # 'that'/'this' before a noun are determiners: the noun is the subject (3rd singular)
+                # 'this'/'that' before a noun are determiners: the noun is the subject (3rd singular)
                 return pronouns[n], n not in ("this", "that", "who")
             if n in lists["plural_pronouns"]:
                 return None, True
-            if n in (",", ";", ".", "!", "?", ":") and j < i - 1:
-                # a clause break: a subject further left belongs to another clause, unless this clause
-                # has no subject of its own (then the noun phrase right before is taken as 3rd person)
+            if n in lists["clause_breaks"]:
                 break
-        return "3rd singular", False
+            if n.isalpha() and n not in lists["adverbs_between"] and n not in lists["determiners"] \
+                    and n not in lists["non_subject_words"] and n not in _AUX_WORDS:
+                saw_noun = True
+        return ("3rd singular", False) if saw_noun else (None, False)
+
+    def _inverted_subject(self, i: int) -> tuple[str, bool] | None:
+        """Return the subject after an auxiliary in a question ('Have you …', 'What did she …')."""
+        if self.norm(i) not in _AUX_WORDS:
+            return None
+        k = i + 1
+        if self.norm(k) == "n't":
+            k += 1
+        nxt = self.norm(k)
+        if nxt not in self.lists["subject_pronouns"] or nxt in ("that", "this", "who"):
+            return None
+        before = self.norm(i - 1)
+        question = self.words[-1].norm == "?" if self.words else False
+        if before in ("", ",", ";", ":", "what", "where", "when", "why", "how", "who", "which") or question:
+            return self.lists["subject_pronouns"][nxt], True
+        return None
+
+
+_AUX_WORDS = {"have", "has", "had", "do", "does", "did", "is", "are", "am", "was", "were", "will", "can",
+              "could", "should", "would", "must", "may", "might", "'s", "'re", "'m", "'ve", "'ll", "'d"}
 
 
 def _strength_for_nounlike(word: Word, lists: dict) -> int:
@@ -196,7 +224,6 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
     verbs = list(dict.fromkeys(r.verb for r in readings))
     prev = s.prev_index(i)
     pn = s.norm(prev)
-    kinds = {r.kind for r in readings}
     out: list[Option] = []
     person, _pronoun = s.subject_person(i)
     if person is None:  # plural subject: outside §A13's labels
@@ -210,21 +237,17 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         if will_j is None and pn == "to" and s.norm(s.prev_index(prev)) in lists["will_aux"]:
             will_j = s.prev_index(prev)
         if will_j is not None:
-            cell = scope.cell(verb, "simple future", person)
             ok = "base" in vk and pn != "to"
             start = words[will_j].start if words[will_j].norm == "will" else w.start
-            span = s.words[0].text if False else None
-            del span
             written = w.text if start == w.start else _span_text(words, will_j, i)
             out.append(_cell_option(scope, verb, "simple future", person, w, start, written, not ok, 2,
                                     0.0, "correct" if ok else "wrong_future", "after will"))
-            del cell
             continue
         # --- have/has/had (+ subject in a question) + verb: past participle ---------------------
         have_j = _have_aux_before(i, s)
         if have_j is not None:
             ok = "participle" in vk
-            strength = 2 if (not ok and _strength_for_nounlike(w, lists) == 2) or ok else 1
+            strength = 2
             if not ok and ("base" in vk or "present" in vk) and w.norm in lists["noun_like_verbs"] \
                     and prev == i - 1 and s.norm(prev) in ("have", "has", "had"):
                 strength = 1  # 'I have work tomorrow': a noun may follow have
@@ -238,13 +261,8 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 pass
             else:
                 ok = pn == "to" and "base" in vk
-                if pn == "to" and not ok and w.norm in lists["noun_like_verbs"]:
-                    strength = 1
-                else:
-                    strength = 2
+                strength = 1 if pn == "to" and not ok and w.norm in lists["noun_like_verbs"] else 2
                 written = _span_text(words, prev, i)
-                if pn == "to" and ok:
-                    written = _span_text(words, prev, i)
                 out.append(_cell_option(scope, verb, "infinitive", person, w, words[prev].start, written,
                                         not ok, strength, 0.0, "correct" if ok else "infinitive_form",
                                         f"after {pn}"))
@@ -263,7 +281,7 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 and not (vk & {"present"} and verb == "be"):
             ok = "participle" in vk
             out.append(_cell_option(scope, verb, "past participle", person, w, w.start, written_text,
-                                    not ok, 2 if not ok else 2, 0.0,
+                                    not ok, 2, 0.0,
                                     "correct" if ok else "wrong_participle", "passive"))
             continue
         # --- finite verb: present or past by the subject and the time --------------------------
@@ -319,10 +337,9 @@ def _is_catenative(j: int, s: _Sentence) -> bool:
     if n not in verb_caten:
         return False
     # 'like' is also a preposition ('looks like rain'): only a verb after a subject
-    if n in ("like", "likes", "liked") and s.norm(j - 1) not in s.lists["subject_pronouns"] and \
-            s.norm(j - 1) not in ("'d", "would", "n't", "really", "also"):
-        return False
-    return True
+    before = s.norm(j - 1)
+    return n not in ("like", "likes", "liked") or before in s.lists["subject_pronouns"] or before in (
+        "'d", "would", "n't", "really", "also")
 
 
 def _after_modal_or_do(i: int, s: _Sentence) -> bool:
@@ -348,7 +365,8 @@ def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: 
     present_ok = any(r.kind == "present" and person in r.persons for r in mine)
     past_ok = any(r.kind == "past" and person in r.persons for r in mine)
     written = w.text
-    noun_like = w.norm in s.lists["noun_like_verbs"]
+    # a noun reading ('my studies', 'at work') is impossible right after a subject pronoun
+    noun_like = w.norm in s.lists["noun_like_verbs"] and s.norm(s.prev_index(i)) not in s.lists["subject_pronouns"]
 
     def add(tense: str, person_: str, is_error: bool, strength: int, prior: float, etype: str, rule: str) -> None:
         out.append(_cell_option(scope, verb, tense, person_, w, w.start, written, is_error, strength, prior,

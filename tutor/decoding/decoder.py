@@ -35,6 +35,7 @@ class Generation:
     mask_ns: list[int] = field(default_factory=list)
     total_ms: float = 0.0
     logprob: float = 0.0
+    steps: list[tuple[int, float]] = field(default_factory=list)  # (byte offset, log-prob) per sampled token
 
     @property
     def n_sampled(self) -> int:
@@ -92,7 +93,6 @@ class Decoder:
         text = bytearray()
         if matcher is not None:
             matcher.reset()
-        need_logits = False  # logits of the last evaluated token are current
         while len(gen.tokens) < max_tokens:
             if matcher is not None and matcher.is_finished():
                 gen.finished = True
@@ -114,8 +114,6 @@ class Decoder:
                         if on_text:
                             on_text(data)
                         continue
-            if need_logits:
-                raise AssertionError("unreachable")
             logits = model.logits()
             t0 = time.perf_counter_ns()
             if matcher is not None:
@@ -124,7 +122,9 @@ class Decoder:
             token = self._sample(logits, temperature, rng)
             if token < 0:
                 raise DecodeError("the mask allowed no token: the grammar has no continuation here")
-            gen.logprob += self._logprob(logits, token)
+            lp = self._logprob(logits, token)
+            gen.logprob += lp
+            gen.steps.append((len(text), lp))
             if matcher is None:
                 if stop_at_eos and model.is_eog(token):
                     gen.finished = True

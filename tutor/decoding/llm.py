@@ -22,7 +22,7 @@ from tutor.models import ModelFile, check_gguf
 
 def _silence_llama_logs() -> None:
     @llama_cpp.llama_log_callback
-    def _quiet(level, text, user_data):  # noqa: ARG001
+    def _quiet(level, text, user_data):
         return None
 
     llama_cpp.llama_log_set(_quiet, ctypes.c_void_p(0))

@@ -1,0 +1,26 @@
+"""Options shared by the subcommands that run the model."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+_SWITCHES = ("facts", "priors", "private_fields", "spanish_choice", "jump_forward")
+
+
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    """Add --model, --temperature, --seed and one --no-IDEA switch per pipeline idea."""
+    parser.add_argument("--model", help="catalogue name or path to a .gguf file (default: the bundled model)")
+    parser.add_argument("--temperature", type=float, default=0.0, help="0 = greedy (default)")
+    parser.add_argument("--seed", type=int, default=None)
+    for name in _SWITCHES:
+        flag = "--no-" + name.replace("_", "-")
+        parser.add_argument(flag, dest=name, action="store_false", help=f"switch off the '{name}' idea")
+
+
+def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """Return Tutor.load keyword arguments from parsed options."""
+    out: dict[str, Any] = {"temperature": args.temperature, "seed": args.seed}
+    for name in _SWITCHES:
+        out[name] = getattr(args, name)
+    return out

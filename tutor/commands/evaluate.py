@@ -1,0 +1,97 @@
+"""`grammar-tutor eval FILE`: run the tutor on labelled sentences and print the §A13 §8 scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from tutor.commands.common import add_model_options, tutor_kwargs
+from tutor.errors import InputError, TutorError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `eval` subcommand."""
+    p = sub.add_parser("eval", help="score the tutor on a labelled JSON Lines file (A13 §8)")
+    p.add_argument("file", help="labelled items, as shared/dev-set.jsonl")
+    p.add_argument("--by", action="append", choices=["error_type", "tense", "person", "verb"], default=[],
+                   help="also print the breakdown by this key (repeatable)")
+    p.add_argument("--predictions", help="score this predictions file instead of running the model")
+    p.add_argument("--save-predictions", help="write the predictions (JSON Lines) here")
+    p.add_argument("--json", action="store_true", help="print the scores as one JSON object (last line)")
+    p.add_argument("--show-errors", action="store_true", help="print every item that is not all-correct")
+    add_model_options(p)
+    p.set_defaults(handler=run)
+
+
+def _read(path: str) -> list[dict]:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"no such file: {path}")
+    try:
+        return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not JSON Lines (line {exc.lineno}: {exc.msg})") from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; return the exit code."""
+    from tutor.scoring import extract, score
+
+    items = _read(args.file)
+    seconds: dict[str, float] = {}
+    if args.predictions:
+        preds = {line["id"]: extract(line) for line in _read(args.predictions)}
+    else:
+        from tutor.api import Tutor
+
+        tutor = Tutor.load(args.model, **tutor_kwargs(args))
+        preds = {}
+        out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
+        for it in items:
+            t0 = time.perf_counter()
+            try:
+                preds[it["id"]] = tutor.correct(it["original"]).output
+            except TutorError as exc:
+                print(f"{it['id']}: {exc}", file=sys.stderr)
+                preds[it["id"]] = None
+            seconds[it["id"]] = time.perf_counter() - t0
+            if out:
+                out.write(json.dumps({"id": it["id"], "output": preds[it["id"]]}, ensure_ascii=False) + "\n")
+        if out:
+            out.close()
+    result = score(items, preds, seconds or None)
+    _print(result, args.by)
+    if args.show_errors:
+        by_id = {it["id"]: it for it in items}
+        for row in result["items"]:
+            if not row["all_fields_correct"]:
+                it = by_id[row["id"]]
+                print(f"  ✗ {row['id']} [{it.get('error_type')}] {it['original']}\n"
+                      f"      gold {json.dumps(it.get('gold'), ensure_ascii=False)}\n"
+                      f"      pred {json.dumps(preds.get(row['id']), ensure_ascii=False)}")
+    if args.json:
+        slim = {k: v for k, v in result.items() if k != "items"}
+        print(json.dumps(slim, ensure_ascii=False))
+    return 0
+
+
+def _print(r: dict, by: list[str]) -> None:
+    print(f"items: {r['n']} ({r['n_in_scope']} in scope)")
+    print("| measure | value |\n| --- | --- |")
+    for f, v in r["fields"].items():
+        print(f"| {f} right | {v:.3f} |")
+    print(f"| all fields right | {r['all_fields_correct']:.3f} |")
+    print(f"| schema-valid | {r['schema_valid']:.3f} |")
+    print(f"| consistent | {r['consistency']:.3f} |")
+    for k, v in r["also"].items():
+        print(f"| ({k}) | {v:.3f} |")
+    if "seconds_p50" in r:
+        print(f"| seconds per sentence p50 / p90 / max | {r['seconds_p50']:.2f} / {r['seconds_p90']:.2f}"
+              f" / {r['seconds_max']:.2f} |")
+    for key in by:
+        print(f"\nby {key}:\n| {key} | all fields right | n |\n| --- | --- | --- |")
+        for value, row in r["by"][key].items():
+            print(f"| {value} | {row['rate']:.3f} | {row['n']} |")
