@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pytest
 
-
-@dataclass(frozen=True)
-class SmallVocab:
-    pieces: tuple[bytes, ...]
-    special_ids: frozenset[int]
-    eog_ids: frozenset[int]
-    sha256: str
+from tutor.engine.vocab import Vocabulary
 
 
-def make_vocab(pieces: list[bytes], special: set[int], eog: set[int]) -> SmallVocab:
-    digest = hashlib.sha256(b"\0".join(pieces) + repr((sorted(special), sorted(eog))).encode()).hexdigest()
-    return SmallVocab(tuple(pieces), frozenset(special), frozenset(eog), digest)
+def make_vocab(pieces: list[bytes], special: set[int], eog: set[int]) -> Vocabulary:
+    """Return a Vocabulary of the given pieces."""
+    return Vocabulary.from_pieces(pieces, special, eog)
 
 
 @pytest.fixture(scope="session")
-def parens_vocab() -> SmallVocab:
+def parens_vocab() -> Vocabulary:
     """Every string of 1-3 bytes over '()atom' plus longer pieces; id 0 is EOS, id 1 a control token."""
     pieces = [b"</s>", b"<|im_start|>"]
     pieces += [bytes(p) for n in (1, 2, 3) for p in itertools.product(b"()atom", repeat=n)]
@@ -58,7 +50,7 @@ def parens_state(s: bytes) -> tuple[bool, bool]:
 
 
 @pytest.fixture(scope="session")
-def vocab_factory() -> Callable[[list[bytes], set[int], set[int]], SmallVocab]:
+def vocab_factory() -> Callable[[list[bytes], set[int], set[int]], Vocabulary]:
     """Return make_vocab(pieces, special, eog)."""
     return make_vocab
 
