@@ -87,11 +87,14 @@ def _median_ms(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
 
 def run(args: argparse.Namespace) -> int:
     """Build a store of --rows corrections, time inserts and the queries, print a table (and JSON)."""
+    from tutor.errors import StoreError
     from tutor.store import Store
 
     tmp = None
     if args.keep:
         path = Path(args.keep)
+        if path.exists():
+            raise StoreError(f"--keep {path} already exists; remove it or name a new file")
     else:
         tmp = tempfile.TemporaryDirectory(prefix="grammar-tutor-bench-")
         path = Path(tmp.name) / "bench.db"
@@ -115,16 +118,22 @@ def run(args: argparse.Namespace) -> int:
                     store.save_dated(items, learner=learner)
                     filled += len(items)
             fill_s = time.perf_counter() - t0
-            figures = _measure(store, learners[0], args.repeat)
+            figures = _measure(store, learners[0], args.repeat, args.rows)
+        t0 = time.perf_counter()
+        Store.open(path).close()
+        open_ms = (time.perf_counter() - t0) * 1000
+        size_mb = path.stat().st_size / 1e6
     finally:
         if tmp is not None:
             tmp.cleanup()
     inserts_per_s = inserts / insert_s if insert_s else float("inf")
     batch_per_s = (args.rows - inserts) / fill_s if fill_s and args.rows > inserts else None
     _print(figures, inserts_per_s, batch_per_s, args.rows)
+    print(f"  open with quick_check: {open_ms:.0f} ms; file {size_mb:.1f} MB")
     if args.json:
         print(json.dumps({
-            "rows": args.rows, "inserts_per_s": round(inserts_per_s, 1),
+            "rows": args.rows, "inserts_per_s": round(inserts_per_s, 1), "open_ms": round(open_ms, 1),
+            "file_mb": round(size_mb, 1),
             "batch_inserts_per_s": round(batch_per_s, 1) if batch_per_s else None,
             "queries_ms": {name: round(median, 3) for name, (_kind, median, _mx) in figures.items()},
             "history_target_ms": HISTORY_TARGET_MS, "statistics_target_ms": STATISTICS_TARGET_MS,
@@ -133,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _measure(store: Any, learner: str, repeat: int) -> dict[str, tuple[str, float, float]]:
+def _measure(store: Any, learner: str, repeat: int, rows: int) -> dict[str, tuple[str, float, float]]:
     """Return {query name: (kind, median ms, max ms)} for the history and statistics queries."""
     month = {"since": "2025-06-01", "until": "2025-06-30"}
     queries: list[tuple[str, str, Callable[[], Any]]] = [
@@ -145,7 +154,9 @@ def _measure(store: Any, learner: str, repeat: int) -> dict[str, tuple[str, floa
         ("history page, search 'yesterday'", "history", lambda: store.history(search="yesterday", limit=100)),
         ("history page, learner, search 'go'", "history",
          lambda: store.history(learner, search="go", limit=100)),
-        ("history page 50, everyone", "history", lambda: store.history(limit=100, offset=5000)),
+        ("history page 51, everyone", "history", lambda: store.history(limit=100, offset=5000)),
+        ("history last page, everyone", "history", lambda: store.history(limit=100, offset=max(0, rows - 100))),
+        ("history page 41, verb 'go'", "history", lambda: store.history(verb="go", limit=100, offset=4000)),
         ("history count, everyone", "history", lambda: store.count_history()),
         ("history count, learner+verb", "history", lambda: store.count_history(learner, verb="go")),
         ("history count, search 'go'", "history", lambda: store.count_history(search="go")),
@@ -169,7 +180,8 @@ def _ok(kind: str, median: float) -> bool:
 
 def _print(figures: dict[str, tuple[str, float, float]], inserts_per_s: float, batch_per_s: float | None,
            rows: int) -> None:
-    print(f"store benchmark at {rows:,} corrections (SQLite WAL, synchronous=FULL)")
+    print(f"store benchmark at {rows:,} corrections (SQLite WAL, synchronous=FULL;"
+          " 'one learner' owns half the rows)")
     print(f"  inserts, one transaction each: {inserts_per_s:,.0f}/s")
     if batch_per_s:
         print(f"  inserts, batched:              {batch_per_s:,.0f}/s")

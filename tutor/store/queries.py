@@ -87,10 +87,14 @@ def history(db: sqlite_utils.Database, filters: Filters, *, limit: int, offset: 
             oldest_first: bool = False) -> list[dict[str, Any]]:
     """Return one page of corrections matching `filters`, newest first unless `oldest_first`."""
     where, params = filters.where()
-    order = "ASC" if oldest_first else "DESC"
+    direction = "ASC" if oldest_first else "DESC"
+    order = f"ORDER BY c.created {direction}, c.seq {direction}"
+    # Pick the page's rowids from the covering index first, then read only those rows: skipping
+    # `offset` rows costs index entries, not table rows.
     sql = (
-        f"SELECT c.*, l.name AS learner FROM {CORRECTIONS} c JOIN {LEARNERS} l ON l.id = c.learner_id"
-        f"{where} ORDER BY c.created {order}, c.seq {order} LIMIT ? OFFSET ?"
+        f"SELECT c.*, l.name AS learner FROM"
+        f" (SELECT c.seq FROM {CORRECTIONS} c{where} {order} LIMIT ? OFFSET ?) AS page"
+        f" JOIN {CORRECTIONS} c ON c.seq = page.seq JOIN {LEARNERS} l ON l.id = c.learner_id {order}"
     )
     return [history_row(row) for row in db.query(sql, [*params, int(limit), int(offset)])]
 

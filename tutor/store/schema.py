@@ -71,9 +71,11 @@ def _v1_base(db: sqlite_utils.Database) -> None:
     )
     table = db[CORRECTIONS]
     table.create_index(["id"], index_name="idx_corrections_id", unique=True)
-    # History pages: newest first, for everyone or one learner.
-    table.create_index(["created"], index_name="idx_corrections_created")
-    table.create_index(["learner_id", "created"], index_name="idx_corrections_learner_created")
+    # History pages, newest first, for everyone or one learner: covering the filter columns, so a
+    # filtered or deep page walks only the index; `seq` keeps (created, seq) order without a sort.
+    page_columns = ["created", "seq", "verb", "tense", "person", "is_correct", "out_of_scope"]
+    table.create_index(page_columns, index_name="idx_corrections_created")
+    table.create_index(["learner_id", *page_columns], index_name="idx_corrections_learner_created")
     # Statistics read these covering indexes in order (per learner, summed over learners in Python).
     table.create_index(["learner_id", "verb", "tense", "person", "is_correct", "out_of_scope"],
                        index_name="idx_corrections_learner_cell")

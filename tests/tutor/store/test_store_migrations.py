@@ -29,8 +29,10 @@ CREATE TABLE "corrections" (
    "tokens_forced" INTEGER, "total_ms" REAL
 );
 CREATE UNIQUE INDEX "idx_corrections_id" ON "corrections" ("id");
-CREATE INDEX "idx_corrections_created" ON "corrections" ("created");
-CREATE INDEX "idx_corrections_learner_created" ON "corrections" ("learner_id", "created");
+CREATE INDEX "idx_corrections_created"
+    ON "corrections" ("created", "seq", "verb", "tense", "person", "is_correct", "out_of_scope");
+CREATE INDEX "idx_corrections_learner_created"
+    ON "corrections" ("learner_id", "created", "seq", "verb", "tense", "person", "is_correct", "out_of_scope");
 CREATE INDEX "idx_corrections_learner_cell"
     ON "corrections" ("learner_id", "verb", "tense", "person", "is_correct", "out_of_scope");
 CREATE INDEX idx_corrections_learner_week
