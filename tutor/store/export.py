@@ -28,17 +28,26 @@ _PAGE = 1000
 
 
 def rows(store: Store, learner: Learner | None) -> Iterator[dict[str, Any]]:
-    """Yield every correction (of one learner, or all), oldest first, one page at a time."""
+    """Yield every correction (of one learner, or all), oldest first, one page at a time.
+
+    The pages are read in one read transaction: a WAL snapshot, so rows saved meanwhile by other
+    threads neither appear half-way nor shift the pages.
+    """
     db = store._conns.get()
     with translated(store.path, "reading the history to export"):
-        filters = queries.Filters(learner_id=queries.learner_id(db, learner))
-        offset = 0
-        while True:
-            page = queries.history(db, filters, limit=_PAGE, offset=offset, oldest_first=True)
-            yield from page
-            if len(page) < _PAGE:
-                return
-            offset += _PAGE
+        db.conn.execute("BEGIN")
+        try:
+            filters = queries.Filters(learner_id=queries.learner_id(db, learner))
+            offset = 0
+            while True:
+                page = queries.history(db, filters, limit=_PAGE, offset=offset, oldest_first=True)
+                yield from page
+                if len(page) < _PAGE:
+                    return
+                offset += _PAGE
+        finally:
+            if db.conn.in_transaction:
+                db.conn.execute("ROLLBACK")  # nothing was written; this only ends the snapshot
 
 
 def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -78,3 +79,26 @@ def test_export_replaces_an_existing_file(filled: Store, tmp_path: Path) -> None
     out.write_text("old contents that are much longer than nothing\n" * 100)
     filled.export("csv", out, learner="Bo")
     assert out.read_text(encoding="utf-8").count("\n") == 2  # header + Bo's one row
+
+
+def test_export_is_a_snapshot_while_other_threads_write(store: Store) -> None:
+    store.save_corrections([make_result(f"She go {i}") for i in range(1500)], learner="Ana")
+
+    class WritesMeanwhile(io.StringIO):
+        """A sink that, on its first write, lets another thread save more corrections."""
+
+        fired = False
+
+        def write(self, text: str) -> int:
+            if not self.fired:
+                self.fired = True
+                worker = threading.Thread(
+                    target=lambda: store.save_corrections([make_result("late")] * 5, learner="Ana"))
+                worker.start()
+                worker.join()
+            return super().write(text)
+
+    sink = WritesMeanwhile()
+    assert store.export("json", sink) == 1500
+    assert store.count_history() == 1505
+    assert "late" not in {c["original"] for c in json.loads(sink.getvalue())["corrections"]}
