@@ -93,7 +93,7 @@ def test_export_is_a_snapshot_while_other_threads_write(store: Store) -> None:
             if not self.fired:
                 self.fired = True
                 worker = threading.Thread(
-                    target=lambda: store.save_corrections([make_result("late")] * 5, learner="Ana"))
+                    target=lambda: store.save_corrections([make_result("She came late")] * 5, learner="Ana"))
                 worker.start()
                 worker.join()
             return super().write(text)
@@ -101,4 +101,4 @@ def test_export_is_a_snapshot_while_other_threads_write(store: Store) -> None:
     sink = WritesMeanwhile()
     assert store.export("json", sink) == 1500
     assert store.count_history() == 1505
-    assert "late" not in {c["original"] for c in json.loads(sink.getvalue())["corrections"]}
+    assert "She came late" not in {c["original"] for c in json.loads(sink.getvalue())["corrections"]}
