@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from tutor.errors import StoreError
-from tutor.store import queries
+from tutor.store import queries, schema
 from tutor.store.db import translated
 from tutor.store.records import HISTORY_COLUMNS, utc_stamp
 
@@ -28,26 +28,34 @@ _PAGE = 1000
 
 
 def rows(store: Store, learner: Learner | None) -> Iterator[dict[str, Any]]:
-    """Yield every correction (of one learner, or all), oldest first, one page at a time.
-
-    The pages are read in one read transaction: a WAL snapshot, so rows saved meanwhile by other
-    threads neither appear half-way nor shift the pages.
-    """
+    """Yield every correction (of one learner, or all), oldest first, one page at a time."""
     db = store._conns.get()
     with translated(store.path, "reading the history to export"):
+        filters = queries.Filters(learner_id=queries.learner_id(db, learner))
+        offset = 0
+        while True:
+            page = queries.history(db, filters, limit=_PAGE, offset=offset, oldest_first=True)
+            yield from page
+            if len(page) < _PAGE:
+                return
+            offset += _PAGE
+
+
+@contextlib.contextmanager
+def snapshot(store: Store) -> Iterator[None]:
+    """Hold one read transaction on this thread's connection: a WAL snapshot of the whole store.
+
+    Rows saved meanwhile by other threads neither appear half-way through an export nor shift its pages.
+    """
+    db = store._conns.get()
+    with translated(store.path, "starting the export"):
         db.conn.execute("BEGIN")
-        try:
-            filters = queries.Filters(learner_id=queries.learner_id(db, learner))
-            offset = 0
-            while True:
-                page = queries.history(db, filters, limit=_PAGE, offset=offset, oldest_first=True)
-                yield from page
-                if len(page) < _PAGE:
-                    return
-                offset += _PAGE
-        finally:
-            if db.conn.in_transaction:
-                db.conn.execute("ROLLBACK")  # nothing was written; this only ends the snapshot
+        db.conn.execute(f"SELECT 1 FROM {schema.LEARNERS} LIMIT 1").fetchall()  # the snapshot starts here
+    try:
+        yield
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")  # nothing was written; this only ends the snapshot
 
 
 def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
@@ -91,8 +99,9 @@ def export(store: Store, fmt: str, out: str | os.PathLike[str] | IO[str], learne
         name = found["name"]
 
     def write(fh: IO[str]) -> int:
-        items = rows(store, learner)
-        return write_csv(items, fh) if fmt == "csv" else write_json(items, fh, name)
+        with snapshot(store):
+            items = rows(store, learner)
+            return write_csv(items, fh) if fmt == "csv" else write_json(items, fh, name)
 
     if not isinstance(out, (str, os.PathLike)):
         return write(out)
