@@ -100,6 +100,17 @@ def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple
     return table, accepting
 
 
+def column_classes(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (representatives, class_of_symbol): the distinct columns of a table, in first-seen order."""
+    cols = np.ascontiguousarray(table.T)
+    seen: dict[bytes, int] = {}
+    class_of = np.fromiter((seen.setdefault(c.tobytes(), len(seen)) for c in cols), dtype=np.int64,
+                           count=cols.shape[0])
+    first = np.zeros(len(seen), dtype=np.int64)
+    first[class_of[::-1]] = np.arange(cols.shape[0])[::-1]
+    return first, class_of
+
+
 def _reachable(rows: list[list[int]], start: int) -> np.ndarray:
     """Return a bool mask of the states reachable from start (rows: transition lists, -1 dead)."""
     seen = np.zeros(len(rows), dtype=bool)
@@ -117,7 +128,7 @@ def hopcroft(table: np.ndarray, accepting: np.ndarray) -> np.ndarray:
     """Return the class of each state of a complete DFA (no -1 entries) under Hopcroft's algorithm."""
     n = table.shape[0]
     # Symbols with identical columns are interchangeable: refine on one representative each.
-    columns = np.unique(table, axis=1).T
+    columns = table[:, column_classes(table)[0]].T
     preimages: list[tuple[list[int], list[int]]] = []  # per symbol: sources sorted by target, offsets
     for col in columns:
         order = np.argsort(col, kind="stable")
@@ -163,8 +174,8 @@ def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0) -> tuple[
     reached (transitions to them become -1). If the language is empty, one dead start state remains.
     """
     # Work on one representative per group of identical columns, and expand at the end.
-    table, symbol_class = np.unique(table, axis=1, return_inverse=True)
-    symbol_class = symbol_class.reshape(-1)
+    representatives, symbol_class = column_classes(table)
+    table = table[:, representatives]
     n_symbols = table.shape[1]
     live = _reachable(table.tolist(), start)
     keep = np.flatnonzero(live)

@@ -1,0 +1,466 @@
+"""The token index: for every DFA state, the set of token ids allowed there.
+
+Built by walking a byte trie of the vocabulary alongside the automaton, level by level with numpy,
+for all start states at once (a prefix shared by many tokens is stepped once per state). Counted
+string families (see json_schema) are walked once in collapsed form (the one-character automaton,
+counting characters) and then every (q, u) state's set is a slice of one array sorted by the
+character count, so a maxLength of 1000 costs about as much as a maxLength of 30.
+
+The result is a handful of flat numpy arrays (`IndexArrays`), cheap to cache and load:
+each set is a slice `pool[start:stop]` of allowed ids (or banned ids when that list is
+shorter), optionally with a packed bitmask for dense sets; `state_set` maps a state to its set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tutor.engine import cache
+from tutor.engine.json_schema import QUOTE, body_automaton
+
+if TYPE_CHECKING:
+    from tutor.engine.dfa import DFA
+    from tutor.engine.json_schema import StringFamily
+    from tutor.engine.vocab import Vocabulary
+
+TRIE_CACHE_VERSION = 1
+# Apply cost model (ns on the development machine, float32 logits): scattering -inf to banned ids
+# costs ~1 per id; the allowed form fills the array (~0.07 per vocabulary entry) then gathers and
+# scatters (~2 per id); a packed bitmask costs ~0.35 per vocabulary entry, whatever the density.
+_NS_BANNED = 1.0
+_NS_ALLOWED = 2.0
+_NS_FILL = 0.075
+_NS_BITMASK = 0.35
+
+
+@dataclass(frozen=True, eq=False)
+class TokenTrie:
+    """A byte trie of the vocabulary's usable pieces, nodes in breadth-first order (root = 0).
+
+    Children of a node are contiguous: `child_start[n] : child_start[n] + child_count[n]`.
+    `node_token[n]` is the token whose piece ends at n (-1 if none); tokens with the same piece as
+    another are listed in `dup_canon` (the token in the trie) and `dup_ids` (the duplicate).
+    """
+
+    node_byte: np.ndarray
+    child_start: np.ndarray
+    child_count: np.ndarray
+    node_token: np.ndarray
+    dup_canon: np.ndarray
+    dup_ids: np.ndarray
+
+    @property
+    def n_nodes(self) -> int:
+        """Return the number of nodes, root included."""
+        return int(self.node_byte.shape[0])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Return the trie's arrays by field name."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def build_trie(vocab: Vocabulary) -> TokenTrie:
+    """Return the byte trie of every token that can appear in text (not special, not eog, not empty)."""
+    usable = [i for i, p in enumerate(vocab.pieces) if p and i not in vocab.special_ids and i not in vocab.eog_ids]
+    usable.sort(key=vocab.pieces.__getitem__)
+    canon: list[int] = []
+    dup_canon: list[int] = []
+    dup_ids: list[int] = []
+    previous = None
+    for i in usable:
+        piece = vocab.pieces[i]
+        if piece == previous:
+            dup_canon.append(canon[-1])
+            dup_ids.append(i)
+        else:
+            canon.append(i)
+            previous = piece
+    n = len(canon)
+    empty = np.zeros(0, dtype=np.int64)
+    if n == 0:
+        root = np.zeros(1, dtype=np.int64)
+        return TokenTrie(np.zeros(1, np.uint8), root + 1, root, root - 1, empty, empty)
+    pieces = [vocab.pieces[i] for i in canon]
+    lens = np.fromiter(map(len, pieces), dtype=np.int64, count=n)
+    width = int(lens.max())
+    blob = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+    offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    cols = np.arange(width)
+    valid = cols[None, :] < lens[:, None]
+    matrix = np.full((n, width), -1, dtype=np.int16)
+    matrix[valid] = blob[(offsets[:, None] + cols[None, :])[valid]]
+    lcp = np.zeros(n, dtype=np.int64)
+    if n > 1:
+        lcp[1:] = np.argmax(matrix[1:] != matrix[:-1], axis=1)
+    del matrix
+    # Node (i, d): the prefix of length d of piece i, created by the first piece that has it.
+    new = lens - lcp
+    first = np.concatenate([[0], np.cumsum(new)[:-1]])
+    total = int(new.sum())
+    node_i = np.repeat(np.arange(n), new)
+    node_d = lcp[node_i] + 1 + (np.arange(total) - first[node_i])
+    order = np.lexsort((node_i, node_d))
+    bfs = np.empty(total, dtype=np.int64)
+    bfs[order] = np.arange(1, total + 1)
+    # Parent of (i, d): (i, d-1) when i created it, else the node piece j made, where j is the
+    # closest earlier piece with lcp_j < lcp_i (the start of the run sharing that prefix).
+    lcp_list = lcp.tolist()
+    prev_smaller = [0] * n
+    stack: list[int] = []
+    for i, value in enumerate(lcp_list):
+        while stack and lcp_list[stack[-1]] >= value:
+            stack.pop()
+        prev_smaller[i] = stack[-1] if stack else 0
+        stack.append(i)
+    owner = np.array(prev_smaller, dtype=np.int64)
+    parent = np.zeros(total, dtype=np.int64)
+    deeper = node_d - 1 > lcp[node_i]
+    idx = np.flatnonzero(deeper)
+    parent[idx] = bfs[idx - 1]
+    idx = np.flatnonzero(~deeper & (node_d > 1))
+    j = owner[node_i[idx]]
+    parent[idx] = bfs[first[j] + (node_d[idx] - 1) - lcp[j] - 1]
+    n_nodes = total + 1
+    node_parent = np.zeros(n_nodes, dtype=np.int64)
+    node_parent[bfs] = parent
+    node_byte = np.zeros(n_nodes, dtype=np.uint8)
+    node_byte[bfs] = blob[offsets[node_i] + node_d - 1]
+    node_token = np.full(n_nodes, -1, dtype=np.int64)
+    ends = node_d == lens[node_i]
+    node_token[bfs[ends]] = np.asarray(canon, dtype=np.int64)[node_i[ends]]
+    child_count = np.bincount(node_parent[1:], minlength=n_nodes).astype(np.int64)
+    child_start = np.ones(n_nodes, dtype=np.int64)
+    child_start[1:] += np.cumsum(child_count)[:-1]
+    return TokenTrie(
+        node_byte, child_start, child_count, node_token,
+        np.asarray(dup_canon, dtype=np.int64), np.asarray(dup_ids, dtype=np.int64),
+    )
+
+
+_TRIES: dict[str, TokenTrie] = {}
+
+
+def token_trie(vocab: Vocabulary) -> TokenTrie:
+    """Return the vocabulary's trie: memoised in the process and cached on disk by vocab.sha256."""
+    trie = _TRIES.get(vocab.sha256)
+    if trie is not None:
+        return trie
+    entry = cache.entry_path("trie", f"{vocab.sha256}-v{TRIE_CACHE_VERSION}")
+    hit = cache.load(entry)
+    if hit is not None:
+        trie = TokenTrie(**hit[0])
+    else:
+        trie = build_trie(vocab)
+        cache.save(entry, trie.arrays(), {"vocab": vocab.sha256})
+    _TRIES[vocab.sha256] = trie
+    return trie
+
+
+@dataclass
+class _Walk:
+    """Tokens reached by a trie walk: per hit, the start index, the token, the end state and the count."""
+
+    origin: np.ndarray
+    token: np.ndarray
+    state: np.ndarray
+    count: np.ndarray
+
+
+def walk(
+    trie: TokenTrie,
+    table: np.ndarray,
+    origin: np.ndarray,
+    state: np.ndarray,
+    node: np.ndarray | None = None,
+    count: np.ndarray | None = None,
+    starts: np.ndarray | None = None,
+    marker: int = -1,
+) -> tuple[_Walk, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Walk the trie from (state, node) pairs through `table` ([n, 256], -1 dead) for all pairs at once.
+
+    Returns the tokens reached alive, and the (origin, node, count) triples where the walk entered
+    state `marker` (whose row must be dead). `starts` ([n, 256] of 0/1) counts characters.
+    """
+    width = table.shape[1]
+    flat = table.reshape(-1).astype(np.int64)
+    flat_starts = starts.reshape(-1).astype(np.int64) if starts is not None else None
+    node = np.zeros_like(origin) if node is None else node
+    count = np.zeros_like(origin) if count is None else count
+    hits: list[tuple[np.ndarray, ...]] = []
+    marks: list[tuple[np.ndarray, ...]] = []
+    while origin.size:
+        n_children = trie.child_count[node]
+        keep = n_children > 0
+        if not keep.all():
+            origin, state, node, count, n_children = (
+                origin[keep], state[keep], node[keep], count[keep], n_children[keep],
+            )
+        if not origin.size:
+            break
+        rep = np.repeat(np.arange(origin.size), n_children)
+        offsets = np.cumsum(n_children) - n_children
+        child = trie.child_start[node][rep] + (np.arange(rep.size) - offsets[rep])
+        cell = state[rep] * width + trie.node_byte[child]
+        nxt = flat[cell]
+        alive = nxt >= 0
+        rep, child, cell, nxt = rep[alive], child[alive], cell[alive], nxt[alive]
+        origin, count = origin[rep], count[rep]
+        if flat_starts is not None:
+            count = count + flat_starts[cell]
+        token = trie.node_token[child]
+        has = token >= 0
+        if has.any():
+            hits.append((origin[has], token[has], nxt[has], count[has]))
+        if marker >= 0:
+            at = nxt == marker
+            if at.any():
+                marks.append((origin[at], child[at], count[at]))
+        state, node = nxt, child
+    def cat(parts: list[tuple[np.ndarray, ...]], k: int, n: int) -> list[np.ndarray]:
+        if not parts:
+            return [np.zeros(0, dtype=np.int64) for _ in range(n)]
+        return [np.concatenate([p[i] for p in parts]) for i in range(k)]
+
+    got = _Walk(*cat(hits, 4, 4))
+    got = _with_duplicates(trie, got)
+    return got, tuple(cat(marks, 3, 3))  # type: ignore[return-value]
+
+
+def _with_duplicates(trie: TokenTrie, got: _Walk) -> _Walk:
+    """Add a hit for each token whose piece duplicates a token that was hit."""
+    if not trie.dup_ids.size or not got.token.size:
+        return got
+    order = np.argsort(trie.dup_canon, kind="stable")
+    canon, dups = trie.dup_canon[order], trie.dup_ids[order]
+    lo = np.searchsorted(canon, got.token, "left")
+    hi = np.searchsorted(canon, got.token, "right")
+    n = hi - lo
+    if not n.any():
+        return got
+    rep = np.repeat(np.arange(got.token.size), n)
+    extra = dups[np.repeat(lo, n) + (np.arange(rep.size) - np.repeat(np.cumsum(n) - n, n))]
+    return _Walk(
+        np.concatenate([got.origin, got.origin[rep]]),
+        np.concatenate([got.token, extra]),
+        np.concatenate([got.state, got.state[rep]]),
+        np.concatenate([got.count, got.count[rep]]),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class IndexArrays:
+    """The token index as flat arrays.
+
+    Set k is `pool[set_start[k]:set_stop[k]]`: allowed ids, or banned ids if `set_banned[k]`;
+    `set_bitmask[k]` is a row of `bitmasks` (packed uint32 bitmask of the allowed ids) or -1.
+    `state_set[s]` is the set of state s; the last entry is the state after end-of-generation.
+    """
+
+    pool: np.ndarray
+    set_start: np.ndarray
+    set_stop: np.ndarray
+    set_banned: np.ndarray
+    set_bitmask: np.ndarray
+    bitmasks: np.ndarray
+    state_set: np.ndarray
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Return the arrays by field name."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @property
+    def nbytes(self) -> int:
+        """Return the memory held by the arrays."""
+        return sum(a.nbytes for a in self.arrays().values())
+
+
+class _SetBuilder:
+    """Collects sets into one pool, deduplicating identical ones and choosing each set's form."""
+
+    def __init__(self, vocab_size: int) -> None:
+        self.v = vocab_size
+        self.segments: list[np.ndarray] = []
+        self.pool_size = 0
+        self.sets: list[tuple[int, int, bool, int]] = []
+        self.bitmasks: list[np.ndarray] = []
+        self.by_content: dict[bytes, int] = {}
+
+    def segment(self, ids: np.ndarray) -> int:
+        """Append ids to the pool; return where they start."""
+        start = self.pool_size
+        self.segments.append(ids.astype(np.int64, copy=False))
+        self.pool_size += ids.size
+        return start
+
+    def _bitmask(self, allowed: np.ndarray, n_allowed: int) -> int:
+        n_banned = self.v - n_allowed
+        best_list = min(_NS_BANNED * n_banned, _NS_FILL * self.v + _NS_ALLOWED * n_allowed)
+        if best_list <= _NS_BITMASK * self.v:
+            return -1
+        bits = np.zeros(-(-self.v // 32) * 32, dtype=bool)
+        bits[allowed] = True
+        self.bitmasks.append(np.packbits(bits, bitorder="little").view("<u4"))
+        return len(self.bitmasks) - 1
+
+    def add_ids(self, allowed: np.ndarray, dedupe: bool = True) -> int:
+        """Add a set given by its allowed ids (no repeats); return the set index."""
+        key = b""
+        if dedupe:
+            allowed = np.sort(allowed)
+            key = allowed.tobytes()
+            got = self.by_content.get(key)
+            if got is not None:
+                return got
+        banned = allowed.size > self.v - allowed.size
+        if banned:
+            mask = np.ones(self.v, dtype=bool)
+            mask[allowed] = False
+            ids = np.flatnonzero(mask)
+        else:
+            ids = allowed
+        start = self.segment(ids)
+        self.sets.append((start, start + ids.size, banned, self._bitmask(allowed, allowed.size)))
+        if dedupe:
+            self.by_content[key] = len(self.sets) - 1
+        return len(self.sets) - 1
+
+    def add_prefix(self, base: int, ordered_allowed: np.ndarray, count: int) -> int:
+        """Add the set of the first `count` ids of the segment at pool[base:].
+
+        The segment holds `ordered_allowed` and, when it is a full permutation of the vocabulary,
+        every other id after it (needed only when the banned form is the shorter one).
+        """
+        banned = count > self.v - count
+        start, stop = (base + count, base + self.v) if banned else (base, base + count)
+        self.sets.append((start, stop, banned, self._bitmask(ordered_allowed[:count], count)))
+        return len(self.sets) - 1
+
+    def finish(self, state_set: np.ndarray) -> IndexArrays:
+        words = -(-self.v // 32)
+        table = np.array(self.sets, dtype=np.int64).reshape(-1, 4)
+        return IndexArrays(
+            pool=np.concatenate(self.segments) if self.segments else np.zeros(0, dtype=np.int64),
+            set_start=table[:, 0].copy(),
+            set_stop=table[:, 1].copy(),
+            set_banned=table[:, 2].astype(bool),
+            set_bitmask=table[:, 3].copy(),
+            bitmasks=np.vstack(self.bitmasks) if self.bitmasks else np.zeros((0, words), dtype="<u4"),
+            state_set=state_set.astype(np.int32),
+        )
+
+
+def build_index(
+    dfa: DFA, vocab: Vocabulary, families: tuple[StringFamily, ...] = (), trie: TokenTrie | None = None
+) -> IndexArrays:
+    """Return the token index of a DFA (with its counted string families, if any) for a vocabulary."""
+    trie = token_trie(vocab) if trie is None else trie
+    n = dfa.n_states
+    v = vocab.size
+    eog = np.array(sorted(vocab.eog_ids), dtype=np.int64)
+    sets = _SetBuilder(v)
+    state_set = np.full(n + 1, -1, dtype=np.int64)
+    in_family = np.zeros(n, dtype=bool)
+    for fam in families:
+        in_family[fam.ids[fam.ids >= 0]] = True
+
+    # Plain states: every state at once, through the real table.
+    plain = np.flatnonzero(~in_family)
+    got, _ = walk(trie, dfa.transitions, plain.astype(np.int64), plain.astype(np.int64))
+    order = np.argsort(got.origin, kind="stable")
+    tokens = got.token[order]
+    bounds = np.searchsorted(got.origin[order], np.append(plain, n)) if plain.size else np.zeros(1, int)
+    for k, s in enumerate(plain.tolist()):
+        allowed = tokens[bounds[k] : bounds[k + 1]]
+        if dfa.accepting[s]:
+            allowed = np.concatenate([allowed, eog])
+        state_set[s] = sets.add_ids(allowed)
+    state_set[n] = sets.add_ids(eog)
+
+    if families:
+        _family_sets(dfa, trie, families, sets, state_set)
+    return sets.finish(state_set)
+
+
+def _family_sets(
+    dfa: DFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray
+) -> None:
+    """Fill state_set for every family state (see the module docstring)."""
+    body = body_automaton()
+    n_q = body.n_states
+    marker = n_q
+    table = np.vstack([body.table, np.full((1, 256), -1, dtype=np.int32)])
+    table[0, QUOTE] = marker
+    starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
+    qs = np.arange(n_q, dtype=np.int64)
+    inside, (m_origin, m_node, m_count) = walk(trie, table, qs, qs, starts=starts, marker=marker)
+    # Tokens that stay inside the body, per q, sorted by characters started (shared by all families).
+    order = np.lexsort((inside.count, inside.origin))
+    inside = _Walk(*(a[order] for a in (inside.origin, inside.token, inside.state, inside.count)))
+    in_body = inside.state < marker
+    bounds = np.searchsorted(inside.origin, np.arange(n_q + 1))
+    body_tok, body_cnt, close_tok, close_cnt = [], [], [], []
+    for q in range(n_q):
+        part = slice(bounds[q], bounds[q + 1])
+        keep = in_body[part]
+        body_tok.append(inside.token[part][keep])
+        body_cnt.append(inside.count[part][keep])
+        close_tok.append(inside.token[part][~keep])  # the token ends with the closing quote
+        close_cnt.append(inside.count[part][~keep])
+    for fam in families:
+        after, _ = walk(trie, dfa.transitions, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count)
+        for q in range(n_q):
+            us = np.flatnonzero(fam.ids[:, q] >= 0)
+            if not us.size:
+                continue
+            ma = after.origin == q
+            exit_tok = np.concatenate([close_tok[q], after.token[ma]])
+            exit_cnt = np.concatenate([close_cnt[q], after.count[ma]])
+            _fill_family_q(fam, q, us, body_tok[q], body_cnt[q], exit_tok, exit_cnt, sets, state_set)
+
+
+def _fill_family_q(
+    fam: StringFamily, q: int, us: np.ndarray, body_tok: np.ndarray, body_cnt: np.ndarray,
+    exit_tok: np.ndarray, exit_cnt: np.ndarray, sets: _SetBuilder, state_set: np.ndarray,
+) -> None:
+    """Assign a set to each state (q, u) of one family.
+
+    State (q, u) may take a body token that starts c <= budget characters, and a closing token
+    that starts `deficit` <= c <= budget characters before its quote (budget = max - u, deficit =
+    min - u). Sorting all live tokens by c makes every set with no deficit a prefix of one array.
+    """
+    v = sets.v
+    order = np.argsort(exit_cnt, kind="stable")
+    exit_tok, exit_cnt = exit_tok[order], exit_cnt[order]
+    at = np.searchsorted(body_cnt, exit_cnt, "right")
+    tok = np.insert(body_tok, at, exit_tok)
+    cnt = np.insert(body_cnt, at, exit_cnt)
+    is_exit = np.zeros(tok.size, dtype=bool)
+    is_exit[at + np.arange(at.size)] = True
+    lowest_exit = int(exit_cnt[0]) if exit_cnt.size else None
+    budget = fam.max - us if fam.max is not None else np.full(us.size, np.iinfo(np.int64).max // 2)
+    deficit = np.maximum(fam.min - us, 0)
+    prefix_counts = np.searchsorted(cnt, budget, "right")
+    base = None
+    memo: dict[tuple[int, int], int] = {}
+    for u, r_count, d in zip(us.tolist(), prefix_counts.tolist(), deficit.tolist(), strict=True):
+        pure_prefix = lowest_exit is None or d <= lowest_exit
+        key = (r_count, 0 if pure_prefix else d)
+        got = memo.get(key)
+        if got is None:
+            if pure_prefix:
+                if base is None:
+                    if tok.size > v // 4:  # dense: store a full permutation so banned forms are slices too
+                        rest = np.ones(v, dtype=bool)
+                        rest[tok] = False
+                        base = sets.segment(np.concatenate([tok, np.flatnonzero(rest)]))
+                    else:
+                        base = sets.segment(tok)
+                got = sets.add_prefix(base, tok, r_count)
+            else:
+                keep = (np.arange(tok.size) < r_count) & (~is_exit | (cnt >= d))
+                got = sets.add_ids(tok[keep], dedupe=False)
+            memo[key] = got
+        state_set[fam.ids[u, q]] = got
