@@ -23,6 +23,7 @@ _INSERT_CORRECTION = (
     f"INSERT INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
     f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})"
 )
+_SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
 _INSERT_TIMINGS = f"INSERT INTO {schema.MASK_TIMINGS} (correction_seq, count, us_f32) VALUES (?, ?, ?)"
 
 
@@ -51,8 +52,9 @@ class Store:
         created. A healthy file is never moved. A read-only place or a full disk raises StoreError.
         `synchronous` is SQLite's: FULL (default) survives power loss; NORMAL survives process crashes.
         """
+        if synchronous.upper() not in _SYNCHRONOUS:
+            raise ValueError(f"synchronous={synchronous!r}; expected one of {', '.join(_SYNCHRONOUS)}")
         target = resolve_db_path(path)
-        moved: Path | None = None
         problem = damage(target)
         if problem is None:
             try:
@@ -293,8 +295,10 @@ def _check_readable(db: Any, target: Path) -> None:
     if quick is None or quick[0] != "ok":
         raise _Damaged(f"is damaged (SQLite quick_check: {quick[0] if quick else 'no answer'})")
     if tables and schema.VERSION_TABLE not in tables:
-        raise _Damaged(
-            "is a SQLite database of another program (it has tables but no grammar-tutor schema_version)"
+        # Not damage: never offered for moving aside, since another program may rely on this file.
+        raise StoreError(
+            f"the file {target} is another program's SQLite database (it has tables but no grammar-tutor "
+            "schema_version). It was left untouched; choose another file with --db PATH"
         )
 
 

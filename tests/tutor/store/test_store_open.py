@@ -165,3 +165,12 @@ def test_full_disk_is_a_clear_error_and_loses_nothing(store: Store) -> None:
     assert store.integrity_check() == ["ok"]
     store.save_correction(make_result(), learner="Ana")
     assert store.count_history() == saved_before_full + 1
+
+
+def test_fresh_never_moves_another_programs_database(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    with pytest.raises(StoreError, match="another program"):
+        Store.open(db_path, fresh=True)
+    assert db_path.exists()
+    assert not any("corrupt" in p.name for p in db_path.parent.iterdir())
