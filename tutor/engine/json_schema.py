@@ -39,11 +39,12 @@ from tutor.engine.regex import (
     parse_search,
 )
 
-# One character of a JSON string body. Surrogate \u escapes are left out: a lone surrogate cannot
-# be stored as UTF-8, and every character can be written without them.
+# One character of a JSON string body. A \u escape of a surrogate must be half of a pair (a high
+# surrogate then a low one, together one character): a lone surrogate cannot be stored as UTF-8.
 JSON_CHAR = (
     r'[^"\\\x00-\x1f]|\\["\\/bfnrt]'
-    r"|\\u(?:[0-9a-ce-fA-CE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})"
+    r"|\\u(?:[0-9a-ce-fA-CE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2}"
+    r"|[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
 )
 INTEGER = r"-?(?:0|[1-9][0-9]*)"
 NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
