@@ -8,12 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QVBoxLayout, QWidget
 
 from app import worker
 from app.errors import describe
 from app.settings import AppSettings
 from app.translation import install_language
+from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
 from app.views.learners import LearnerBar
 from app.views.messages import MessageArea
@@ -73,16 +74,16 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        self.model_label = QLabel(self)
+        self.model_label = ElidedLabel(self)
         self.load_progress = QProgressBar(self)
         self.load_progress.setRange(0, 100)
         self.load_progress.setMaximumWidth(220)
         self.load_progress.hide()
-        self.mask_label = QLabel(self)
-        self.mask_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.statusBar().addWidget(self.model_label, 1)
+        self.mask_label = ElidedLabel(self, elide=Qt.TextElideMode.ElideLeft)
+        self.mask_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.statusBar().addWidget(self.model_label, 2)
         self.statusBar().addWidget(self.load_progress)
-        self.statusBar().addPermanentWidget(self.mask_label)
+        self.statusBar().addWidget(self.mask_label, 3)
 
         self._make_actions()
         self.practice.correct_requested.connect(self.correct)
@@ -338,7 +339,7 @@ class MainWindow(QMainWindow):
         result, saved_error = outcome
         self.practice.set_working(False)
         self.practice.card.show_result(result)
-        self.mask_label.setText(result.timings.status_line())
+        self.mask_label.setText(self.status_line(result))
         if saved_error is not None:
             self.messages.show_message(
                 self.tr("The correction is shown but was not saved: {0}").format(describe(saved_error)),
@@ -350,6 +351,13 @@ class MainWindow(QMainWindow):
         if self.review_index >= 0 and result.is_correct and not result.out_of_scope:
             self.practice.review_label.setText(self.tr("Fixed! Press Next mistake to go on."))
         self.correction_done.emit(result)
+
+    def status_line(self, result: CorrectionResult) -> str:
+        """Return the masking status line, or what happened when the model was not needed."""
+        timings = result.timings
+        if timings.tokens_sampled + timings.tokens_forced == 0:
+            return self.tr("answered without the model (not one of the 20 verbs) · {0:.0f} ms").format(timings.total_ms)
+        return timings.status_line()
 
     def _on_correct_failed(self, exc: Exception, sentence: str) -> None:
         self.practice.set_working(False)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from html import escape
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.labels import person_label, tense_label
 from app.views.flow import FlowLayout
+from app.views.panel import Panel, set_text_colour
 from tutor.result import CorrectionResult
 from tutor.scope import load_scope
 
@@ -39,12 +41,20 @@ class Chip(QLabel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("chip")
         self.setTextFormat(Qt.TextFormat.PlainText)
-        self.setStyleSheet(
-            "#chip { background: #eef2f8; color: #1d2a3a; border: 1px solid #b8c4d6;"
-            " border-radius: 10px; padding: 2px 10px; }"
-        )
+        self.setContentsMargins(10, 2, 10, 2)
+        set_text_colour(self, "#1d2a3a")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Draw the rounded background, then the text."""
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("#b8c4d6"), 1))
+        painter.setBrush(QColor("#eef2f8"))
+        radius = self.height() / 2
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+        painter.end()
+        super().paintEvent(event)
 
     def set_field(self, name: str, value: str) -> None:
         """Show `value`; screen readers hear 'name: value'."""
@@ -75,27 +85,19 @@ def marked_sentence(result: CorrectionResult, *, sure: bool) -> str:
     return f"{escape(before)}{middle}{escape(after)}"
 
 
-class ResultCard(QFrame):
+class ResultCard(Panel):
     """Shows one CorrectionResult; `kind` says which face is on show, for tests and screen readers."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("resultCard")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # so a keyboard user can reach it and hear it read
-        self.setStyleSheet("#resultCard { background: palette(base); border: 1px solid #c9ced6; border-radius: 8px; }")
         self.result: CorrectionResult | None = None
         self.kind = "empty"
         self.title = _label(self, rich=False)
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.title.setFont(font)
         self.note = _label(self)
         self.sentence = _label(self)
-        sentence_font = self.sentence.font()
-        sentence_font.setPointSizeF(sentence_font.pointSizeF() * 1.3)
-        self.sentence.setFont(sentence_font)
+        self._scale_fonts()
         self.chips_box = QWidget(self)
         self.chips = FlowLayout(self.chips_box)
         self.verb_chip, self.tense_chip, self.person_chip = Chip(), Chip(), Chip()
@@ -123,10 +125,22 @@ class ResultCard(QFrame):
         self.render()
 
     def changeEvent(self, event: QEvent) -> None:
-        """Re-render in the new language on a language switch."""
+        """Re-render on a language switch; keep the title and sentence larger than the (new) font."""
         if event.type() == QEvent.Type.LanguageChange:
             self.render()
+        elif event.type() == QEvent.Type.FontChange:
+            self._scale_fonts()
         super().changeEvent(event)
+
+    def _scale_fonts(self) -> None:
+        base = self.font()
+        title = QFont(base)
+        title.setPointSizeF(base.pointSizeF() * 1.5)
+        title.setBold(True)
+        self.title.setFont(title)
+        sentence = QFont(base)
+        sentence.setPointSizeF(base.pointSizeF() * 1.3)
+        self.sentence.setFont(sentence)
 
     def show_result(self, result: CorrectionResult | None) -> None:
         """Show a correction (None shows the empty hint)."""
@@ -214,7 +228,7 @@ class ResultCard(QFrame):
 
     def _title(self, text: str, colour: str) -> None:
         self.title.setText(text)
-        self.title.setStyleSheet(f"color: {colour};")
+        set_text_colour(self.title, colour)
 
     @staticmethod
     def _show(label: QLabel, html: str) -> None:

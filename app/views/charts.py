@@ -112,7 +112,7 @@ class BarChart(_Chart):
             return
         line = self._line()
         metrics = self.fontMetrics()
-        label_width = min(max(metrics.horizontalAdvance(label) for label, _ in self.rows) + 8, self.width() * 0.4)
+        label_width = min(max(metrics.horizontalAdvance(label) for label, _ in self.rows) + 16, self.width() * 0.5)
         biggest = max((max(values) for _, values in self.rows if values), default=0.0) or 1.0
         number_width = metrics.horizontalAdvance(" 0000")
         plot_width = max(self.width() - label_width - number_width, 10)
@@ -121,9 +121,9 @@ class BarChart(_Chart):
         for index, (label, values) in enumerate(self.rows):
             y = top + index * row_height
             painter.setPen(self.palette().windowText().color())
-            elided = metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(label_width - 8))
+            elided = metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(label_width - 6))
             painter.drawText(
-                QRectF(0, y, label_width - 8, row_height),
+                QRectF(0, y, label_width - 6, row_height),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                 elided,
             )
@@ -187,10 +187,15 @@ class ColumnChart(_Chart):
             column_width = slot * 0.8 / count
             for series_index, value in enumerate(values):
                 height = plot_height * value / biggest
-                painter.fillRect(
-                    QRectF(x + slot * 0.1 + series_index * column_width, bottom - height, column_width, height),
-                    SERIES_COLOURS[series_index % 2],
-                )
+                left = x + slot * 0.1 + series_index * column_width
+                painter.fillRect(QRectF(left, bottom - height, column_width, height), SERIES_COLOURS[series_index % 2])
+                if value and column_width >= metrics.horizontalAdvance(_number(value)):
+                    painter.setPen(text_colour)
+                    painter.drawText(
+                        QRectF(left, bottom - height - line, column_width, line),
+                        Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                        _number(value),
+                    )
             if index % label_every == 0:
                 painter.setPen(text_colour)
                 painter.drawText(

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.errors import describe
 from app.passphrase import hash_secret, verify_secret
 from app.settings import AppSettings
+from app.views.panel import set_text_colour
 
 
 class NewLearnerDialog(QDialog):
@@ -37,7 +38,7 @@ class NewLearnerDialog(QDialog):
         self.pin.setAccessibleName(self.tr("PIN (optional)"))
         self.pin.setPlaceholderText(self.tr("optional"))
         self.error = QLabel(self)
-        self.error.setStyleSheet("color: #b3261e;")
+        set_text_colour(self.error, "#b3261e")
         self.error.setWordWrap(True)
         form = QFormLayout()
         name_label = QLabel(self.tr("&Name:"), self)
@@ -81,7 +82,7 @@ class PinDialog(QDialog):
         label.setBuddy(self.pin)
         label.setWordWrap(True)
         self.error = QLabel(self)
-        self.error.setStyleSheet("color: #b3261e;")
+        set_text_colour(self.error, "#b3261e")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )

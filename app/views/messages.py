@@ -6,7 +6,6 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
-    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -16,6 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.views.panel import Panel, set_text_colour
+
 _STYLES = {
     "error": ("#fdecea", "#b3261e"),
     "warning": ("#fff4e0", "#8a4b00"),
@@ -23,15 +24,14 @@ _STYLES = {
 }
 
 
-class MessageBar(QFrame):
+class MessageBar(Panel):
     """A dismissible banner at the top of the window; `shown` carries the text, for tests and logs."""
 
     shown = Signal(str)
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, radius=4)
         self.setObjectName("messageBar")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
         self.level = ""
         self.text = QLabel(self)
         self.text.setWordWrap(True)
@@ -73,10 +73,8 @@ class MessageBar(QFrame):
             button.deleteLater()
         self.buttons = []
         background, foreground = _STYLES.get(level, _STYLES["info"])
-        self.setStyleSheet(
-            f"#messageBar {{ background: {background}; border: 1px solid {foreground}; border-radius: 4px; }}"
-            f"#messageBar QLabel {{ color: {foreground}; }}"
-        )
+        self.set_colours(background, foreground)
+        set_text_colour(self.text, foreground)
         self.level = level
         self.text.setText(text)
         self.setAccessibleDescription(text)

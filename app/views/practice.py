@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.views.card import ResultCard
+from app.views.panel import Panel, set_text_colour
 from tutor.api import MAX_SENTENCE_CHARS
 
 
@@ -97,18 +98,15 @@ class PracticeView(QWidget):
         self.counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
-        self.hint.setStyleSheet("color: #8a4b00;")
+        set_text_colour(self.hint, "#8a4b00")
         self.hint.hide()
         self.hint_kind = ""
         self.correct_button = QPushButton(self)
         self.correct_button.setDefault(True)
         self.clear_button = QPushButton(self)
 
-        self.review_bar = QFrame(self)
-        self.review_bar.setObjectName("reviewBar")
-        self.review_bar.setStyleSheet(
-            "#reviewBar { background: #eef6ee; border: 1px solid #8fbf94; border-radius: 4px; }"
-        )
+        self.review_bar = Panel(self, radius=4)
+        self.review_bar.set_colours("#eef6ee", "#8fbf94")
         self.review_label = QLabel(self.review_bar)
         self.review_label.setWordWrap(True)
         self.review_next = QPushButton(self.review_bar)
@@ -132,7 +130,7 @@ class PracticeView(QWidget):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(self.font().pointSizeF() * 0.9)
         self.stream.setFont(mono)
-        self.stream.setStyleSheet("color: #555;")
+        set_text_colour(self.stream, "#555")
         self.busy.hide()
         self.stream.hide()
 
@@ -148,6 +146,7 @@ class PracticeView(QWidget):
         top.addWidget(self.counter)
         buttons = QHBoxLayout()
         buttons.addWidget(self.hint, 1)
+        buttons.addStretch(0)
         buttons.addWidget(self.clear_button)
         buttons.addWidget(self.correct_button)
         layout = QVBoxLayout(self)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.errors import describe
 from app.settings import AppSettings
+from app.views.panel import set_text_colour
 from app.worker import run_job
 from tutor.models import catalogue, default_model_name, resolve
 
@@ -123,7 +124,7 @@ class SettingsDialog(QDialog):
         choice = self.chosen_model()
         self.model_ok = False
         self._ok_button().setEnabled(False)
-        self.model_status.setStyleSheet("color: #4a4a4a;")
+        set_text_colour(self.model_status, "#4a4a4a")
         self.model_status.setText(self.tr("Checking the model file…"))
 
         def done(model: Any) -> None:
@@ -131,7 +132,7 @@ class SettingsDialog(QDialog):
                 return
             self.model_ok = True
             self._ok_button().setEnabled(True)
-            self.model_status.setStyleSheet("color: #1b6e35;")
+            set_text_colour(self.model_status, "#1b6e35")
             self.model_status.setText(
                 self.tr("Verified: {0} · sha256 {1}… · licence: {2}").format(
                     model.name, model.sha256[:12], model.licence
@@ -142,7 +143,7 @@ class SettingsDialog(QDialog):
         def failed(exc: Exception) -> None:
             if choice != self.chosen_model():
                 return
-            self.model_status.setStyleSheet("color: #b3261e;")
+            set_text_colour(self.model_status, "#b3261e")
             self.model_status.setText(describe(exc, self.tr("checking the model")))
             self.verified.emit(False)
 

@@ -6,9 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -29,6 +31,7 @@ from app.passphrase import MIN_LENGTH, hash_secret, verify_secret
 from app.settings import AppSettings
 from app.views.charts import BarChart, ColumnChart
 from app.views.history import HistoryView
+from app.views.panel import set_text_colour
 from app.worker import run_job
 
 ALL_LEARNERS = object()  # the list entry that stands for everyone
@@ -43,10 +46,7 @@ class LockPage(QWidget):
         super().__init__(parent)
         self.settings = settings
         self.heading = QLabel(self)
-        heading_font = self.heading.font()
-        heading_font.setPointSizeF(heading_font.pointSizeF() * 1.3)
-        heading_font.setBold(True)
-        self.heading.setFont(heading_font)
+        self._scale_heading()
         self.explain = QLabel(self)
         self.explain.setWordWrap(True)
         self.passphrase = QLineEdit(self)
@@ -58,7 +58,7 @@ class LockPage(QWidget):
         self.confirm_label.setBuddy(self.confirm)
         self.error = QLabel(self)
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b3261e;")
+        set_text_colour(self.error, "#b3261e")
         self.button = QPushButton(self)
         form = QFormLayout()
         form.addRow(self.passphrase_label, self.passphrase)
@@ -80,7 +80,15 @@ class LockPage(QWidget):
         """Retranslate on a language switch."""
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() == QEvent.Type.FontChange:
+            self._scale_heading()
         super().changeEvent(event)
+
+    def _scale_heading(self) -> None:
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setBold(True)
+        self.heading.setFont(font)
 
     def first_use(self) -> bool:
         """Return True while no passphrase has been set."""
@@ -161,10 +169,13 @@ class Dashboard(QWidget):
         self.latency_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         stats = QWidget()
-        stats_layout = QVBoxLayout(stats)
-        for chart in (self.week_chart, self.verb_chart, self.tense_chart, self.person_chart):
-            stats_layout.addWidget(chart)
-        stats_layout.addStretch(1)
+        stats_layout = QGridLayout(stats)
+        stats_layout.addWidget(self.week_chart, 0, 0, 1, 2)
+        stats_layout.addWidget(self.verb_chart, 1, 0, 2, 1)
+        stats_layout.addWidget(self.tense_chart, 1, 1)
+        stats_layout.addWidget(self.person_chart, 2, 1)
+        stats_layout.setRowStretch(3, 1)
+        stats_layout.setHorizontalSpacing(24)
         self.stats_scroll = QScrollArea()
         self.stats_scroll.setWidget(stats)
         self.stats_scroll.setWidgetResizable(True)
@@ -353,8 +364,10 @@ class Dashboard(QWidget):
             label = f"≤{edge:g}" if edge is not None else f">{previous:g}"
             rows.append((label, (bucket["count"],)))
             previous = edge if edge is not None else previous
-        while rows and rows[-1][1][0] == 0:  # drop the empty slow tail so the bars stay readable
+        while rows and rows[-1][1][0] == 0:  # drop the empty ends so the bars stay readable
             rows.pop()
+        while len(rows) > 1 and rows[0][1][0] == 0 and rows[1][1][0] == 0:
+            rows.pop(0)
         self.latency_chart.set_data(
             self.tr("Masking time per token (µs, median of each correction) · {0}").format(first["model_name"]),
             [self.tr("corrections")],

@@ -1,0 +1,186 @@
+"""Render the app's screenshots offscreen into docs/screenshots/*.png (real engine, throwaway store).
+
+    python scripts/screenshots.py [--out docs/screenshots]
+
+Uses the bundled model, a temporary SQLite file and temporary settings, so the user's own data
+and preferences are never touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QWidget
+
+# Sentences a class might have typed over a few weeks (for the history and the charts).
+DEMO_HISTORY = (
+    ("Ana", 27, "My brother goed to the cinema last night."),
+    ("Ana", 26, "She have two cats."),
+    ("Ana", 20, "I am happy today."),
+    ("Ana", 19, "He don't like coffee."),
+    ("Ana", 19, "Yesterday I eated a big sandwich."),
+    ("Ana", 13, "You was at home yesterday."),
+    ("Ana", 12, "She has went to the bank."),
+    ("Ana", 6, "I will went to the party."),
+    ("Ana", 5, "He watch TV every night."),
+    ("Ana", 2, "I forgetted my umbrella."),
+    ("Ana", 1, "He needs to studies more."),
+    ("Ben", 25, "I goes to school by bus."),
+    ("Ben", 18, "My mother work in a hospital."),
+    ("Ben", 11, "He writed a letter to his friend."),
+    ("Ben", 4, "He has finish the project."),
+    ("Ben", 3, "I seen that film before."),
+    ("Carla", 16, "She will comes tomorrow."),
+    ("Carla", 9, "I have eat breakfast."),
+    ("Carla", 2, "Last summer we visit Madrid."),
+)
+
+
+def wait_for(signal, timeout_ms: int = 120000) -> list:
+    """Spin the event loop until `signal` fires; return its arguments."""
+    loop = QEventLoop()
+    got: list = []
+
+    def done(*args) -> None:
+        got.extend(args)
+        loop.quit()
+
+    signal.connect(done)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    signal.disconnect(done)
+    if not got and timeout_ms:
+        raise TimeoutError(f"no signal within {timeout_ms} ms")
+    return got
+
+
+def settle(ms: int = 150) -> None:
+    """Let posted events (layouts, language changes, queued results) run."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def save(widget: QWidget, out: Path, name: str) -> None:
+    """Grab `widget` into out/name."""
+    settle()
+    path = out / name
+    widget.grab().save(str(path))
+    print(f"wrote {path}")
+
+
+def correct(window, sentence: str):
+    """Type a sentence and correct it through the window; return the result."""
+    window.practice.editor.setPlainText(sentence)
+    window.practice.submit()
+    return wait_for(window.correction_done)[0]
+
+
+def fill_history(tutor, db: Path) -> None:
+    """Correct DEMO_HISTORY with the real engine and save it with dates spread over four weeks."""
+    from tutor.store import Store
+
+    now = datetime.now(UTC).replace(hour=10, minute=0, second=0, microsecond=0)
+    with Store.open(db) as store:
+        for learner, days_ago, sentence in DEMO_HISTORY:
+            try:
+                result = tutor.correct(sentence)
+            except Exception as exc:  # the picture goes on without it; the app shows such failures
+                print(f"skipped {sentence!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                continue
+            store.save_correction(result, learner=learner, created=now - timedelta(days=days_ago))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render every screenshot; return 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "screenshots")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    from app.main import make_application
+    from app.main_window import MainWindow
+    from app.passphrase import hash_secret
+    from app.settings import AppSettings
+    from app.translation import install_language
+    from tutor.api import Tutor
+
+    app = make_application([sys.argv[0]])
+    app.setFont(QFont("DejaVu Sans", 10))
+    tmp = Path(tempfile.mkdtemp(prefix="grammar-tutor-shots-"))
+    settings = AppSettings(QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
+    settings.teacher_hash = hash_secret("maestra-2026")
+    db = tmp / "tutor.db"
+    tutor = Tutor.load()
+    fill_history(tutor, db)
+    settings.learner = "Ana"
+
+    window = MainWindow(settings, db=str(db), tutor=tutor)
+    window.resize(960, 720)
+    window.show()
+    settle(300)
+
+    correct(window, "My brother goed to the cinema last night.")
+    save(window, args.out, "learner-error.png")
+    correct(window, "She has two cats.")
+    save(window, args.out, "learner-correct.png")
+    correct(window, "I forgetted my umbrella.")
+    save(window, args.out, "learner-out-of-scope.png")
+
+    window.show_tab(1)
+    save(window, args.out, "history.png")
+
+    window.show_tab(2)
+    window.teacher.lock_page.passphrase.setText("maestra-2026")
+    window.teacher.lock_page.submit()
+    wait_for(window.teacher.dashboard.stats_ready)
+    save(window, args.out, "teacher-statistics.png")
+    window.teacher.dashboard.tabs.setCurrentIndex(2)
+    save(window, args.out, "teacher-latency.png")
+    window.teacher.lock()
+
+    settings.language = "es"
+    install_language("es")
+    window.show_tab(0)
+    correct(window, "She have a cat.")
+    save(window, args.out, "spanish-ui.png")
+    install_language("en")
+    settings.language = "en"
+
+    window.messages.dismiss("save")
+    broken = MainWindow(settings, db=str(tmp / "broken.db"), tutor=None, load_model=False)
+    (tmp / "broken.db").write_bytes(b"not a database" * 64)
+    broken.open_store()
+    settings.model = str(tmp / "missing-model.gguf")
+    broken.resize(960, 720)
+    broken.show()
+    broken.load_model()
+    wait_for(broken.model_failed)
+    save(broken, args.out, "error-message.png")
+    broken.close()
+
+    settings.model = ""
+    small = QFont("DejaVu Sans", 16)
+    app.setFont(small)
+    window.resize(800, 600)
+    window.show_tab(0)
+    correct(window, "He goed to school yesterday.")
+    save(window, args.out, "small-window-large-font.png")
+
+    window.close()
+    tutor.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
