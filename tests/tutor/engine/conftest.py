@@ -73,3 +73,25 @@ def brute_allowed(transitions: np.ndarray, accepting: np.ndarray, vocab: Vocabul
         if s >= 0:
             allowed.add(token)
     return allowed
+
+
+@pytest.fixture(scope="session")
+def brute():
+    """Return brute_allowed (tests get helpers through fixtures: conftest modules are not importable)."""
+    return brute_allowed
+
+
+@pytest.fixture(scope="session")
+def smol_vocab(default_model_path: Path) -> Vocabulary:
+    """Return the default model's vocabulary read through llama-cpp-python (49k tokens)."""
+    from tutor.engine.vocab import read_gguf_vocabulary
+
+    return read_gguf_vocabulary(default_model_path)
+
+
+@pytest.fixture(scope="session")
+def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
+    """Return a13 compiled for the default model's vocabulary (no disk cache)."""
+    from tutor.engine.dfa_matcher import compile_json_schema
+
+    return compile_json_schema(a13_schema, smol_vocab, use_cache=False)

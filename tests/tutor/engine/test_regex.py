@@ -16,7 +16,7 @@ from tutor.engine.regex import parse_search, regex_to_dfa, utf8_sequences
 # -- random regexes of the supported subset, rendered as text ---------------------------------------
 
 ALPHABET = "ab_é€😀\n0"
-_CLASS_ITEMS = ["a", "b", "a-c", "0-9", "é-ü", "\\d", "\\w", "\\s", "\\n", "\\u00e9", "€", "😀", "-", "\\]"]
+_CLASS_ITEMS = ["a", "b", "a-c", "0-9", "é-ü", "\\d", "\\w", "\\s", "\\n", "\\u00e9", "€", "😀", "\\-", "\\]"]
 
 
 def _escape(ch: str) -> str:

@@ -1,0 +1,131 @@
+"""DFAMatcher implements the one matcher interface: lookups, advance, EOS, forced bytes, reset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tutor.engine.dfa_matcher import DFAMatcher, compile_json_schema, compile_regex
+from tutor.engine.matcher import AllowedSet, Matcher, TokenRejected
+from tutor.engine.vocab import Vocabulary
+
+
+@pytest.fixture(scope="module")
+def grammar(small_vocab: Vocabulary, a13_schema: dict):
+    return compile_json_schema(a13_schema, small_vocab, use_cache=False)
+
+
+def token(vocab: Vocabulary, piece: bytes) -> int:
+    return vocab.pieces.index(piece)
+
+
+def test_implements_the_protocol(grammar) -> None:
+    matcher = grammar.matcher()
+    assert isinstance(matcher, Matcher)
+    assert isinstance(matcher, DFAMatcher)
+    assert matcher.allowed() is matcher.allowed()  # a precomputed lookup, not a fresh computation
+
+
+def test_a13_walk_with_jump_forward(grammar, small_vocab: Vocabulary) -> None:
+    m = grammar.matcher()
+    assert m.forced_bytes() == b'{"original":"'
+    assert not m.is_accepting() and not m.is_finished()
+    m.advance_bytes(m.forced_bytes())
+    assert m.forced_bytes() == b""
+    for piece in (b"She", b" go", b" to", b" school", b'.","'):
+        m.advance(token(small_vocab, piece))
+    assert m.forced_bytes() == b'verb":"'
+    m.advance_bytes(b'verb":"')
+    m.advance(token(small_vocab, b"go"))
+    assert m.forced_bytes() == b'","tense":"'  # no other verb starts with "go"
+    m.advance_bytes(b'","tense":"past simple","person":"')
+    assert m.forced_bytes() == b""
+    m.advance_bytes(b'3')
+    assert m.forced_bytes() == b'rd singular","correct_form":"'
+    m.advance_bytes(b'rd singular","correct_form":"went","spanish":"fue')
+    eos = min(small_vocab.eog_ids)
+    assert not m.allowed().contains(eos)
+    with pytest.raises(TokenRejected, match="before the output is complete"):
+        m.advance(eos)
+    assert m.forced_bytes() == b""  # more Spanish letters or the closing quote
+    m.advance(token(small_vocab, b'"}'))
+    assert m.is_accepting() and m.is_finished()
+    assert m.allowed().contains(eos) and m.allowed().banned is False
+    m.advance(eos)
+    assert m.is_finished() and m.state == grammar.end_state
+    with pytest.raises(TokenRejected):
+        m.advance(eos)
+    with pytest.raises(TokenRejected):
+        m.advance_bytes(b"x")
+    m.reset()
+    assert m.state == 0 and m.forced_bytes().startswith(b'{"')
+
+
+def test_rejections(grammar, small_vocab: Vocabulary) -> None:
+    m = grammar.matcher()
+    with pytest.raises(TokenRejected, match="not allowed in state 0"):
+        m.advance(token(small_vocab, b"went"))
+    assert m.state == 0  # a rejected token leaves the state unchanged
+    with pytest.raises(TokenRejected):
+        m.advance(1)  # a control token
+    with pytest.raises(TokenRejected):
+        m.advance(small_vocab.size)
+    with pytest.raises(TokenRejected, match="do not fit at offset 2"):
+        m.advance_bytes(b'{"x')
+    assert m.state == 0
+    m.advance_bytes(b'{"original":"')
+    with pytest.raises(TokenRejected):
+        m.advance(token(small_vocab, b"a\tb"))  # raw tab inside a string
+    with pytest.raises(TokenRejected):
+        m.advance(token(small_vocab, b"\\x"))  # not a JSON escape
+
+
+def test_allowed_agrees_with_advance(grammar, small_vocab: Vocabulary) -> None:
+    m = grammar.matcher()
+    m.advance_bytes(b'{"original":"a')
+    allowed = set(m.allowed().allowed_ids(small_vocab.size).tolist())
+    for t in range(small_vocab.size):
+        probe = grammar.matcher()
+        probe.advance_bytes(b'{"original":"a')
+        try:
+            probe.advance(t)
+            ok = True
+        except TokenRejected:
+            ok = False
+        assert ok == (t in allowed), (t, small_vocab.pieces[t])
+
+
+def test_regex_front_door(small_vocab: Vocabulary) -> None:
+    g = compile_regex("(go|went)!", small_vocab, use_cache=False)
+    m = g.matcher()
+    assert m.forced_bytes() == b""
+    m.advance(token(small_vocab, b"went"))
+    assert m.forced_bytes() == b"!"
+    m.advance_bytes(b"!")
+    assert m.is_finished()
+
+
+@pytest.mark.parametrize("form", ["allowed", "banned", "bitmask"])
+def test_allowed_set_apply_and_contains(form: str) -> None:
+    rng = np.random.default_rng(0)
+    size = 1000
+    allowed = np.flatnonzero(rng.random(size) < 0.4)
+    banned_ids = np.setdiff1d(np.arange(size), allowed)
+    bits = np.zeros(-(-size // 32) * 32, dtype=bool)
+    bits[allowed] = True
+    packed = np.packbits(bits, bitorder="little").view("<u4")
+    aset = {
+        "allowed": AllowedSet(allowed, False),
+        "banned": AllowedSet(banned_ids, True),
+        "bitmask": AllowedSet(allowed, False, packed),
+    }[form]
+    logits = rng.standard_normal(size).astype(np.float32)
+    expected = np.full(size, -np.inf, dtype=np.float32)
+    expected[allowed] = logits[allowed]
+    assert np.array_equal(aset.apply(logits.copy()), expected)
+    assert np.array_equal(aset.allowed_ids(size), allowed)
+    for t in (int(allowed[0]), int(banned_ids[0]), int(allowed[-1]), int(banned_ids[-1])):
+        assert aset.contains(t) == (t in set(allowed.tolist()))
+    if form == "bitmask":  # float64 logits fall back to the id list
+        out = aset.apply(logits.astype(np.float64))
+        assert np.array_equal(out, expected.astype(np.float64))
