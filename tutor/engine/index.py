@@ -88,10 +88,10 @@ def build_trie(vocab: Vocabulary) -> TokenTrie:
     width = int(lens.max())
     blob = np.frombuffer(b"".join(pieces), dtype=np.uint8)
     offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
-    cols = np.arange(width)
-    valid = cols[None, :] < lens[:, None]
     matrix = np.full((n, width), -1, dtype=np.int16)
-    matrix[valid] = blob[(offsets[:, None] + cols[None, :])[valid]]
+    for j in range(width):  # column by column: no [n, width] index matrix
+        rows = np.flatnonzero(lens > j)
+        matrix[rows, j] = blob[offsets[rows] + j]
     lcp = np.zeros(n, dtype=np.int64)
     if n > 1:
         lcp[1:] = np.argmax(matrix[1:] != matrix[:-1], axis=1)
