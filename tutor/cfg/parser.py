@@ -154,3 +154,62 @@ class PushdownParser:
     def is_prefix(self, data: bytes) -> bool:
         """Return True when `data` can be extended into a sentence of the grammar."""
         return self.walk(self.start, data) >= 0
+
+    # --- distances to the end (for finishing within a budget) -----------------------------------
+
+    def _node_distance(self) -> list[float]:
+        """Per node, the fewest bytes that finish its rule (calls cost their callee's shortest sentence)."""
+        dist = getattr(self, "_node_dist", None)
+        if dist is None:
+            inf = float("inf")
+            dist = [0.0 if f else inf for f in self._final]
+            changed = True
+            while changed:
+                changed = False
+                for n, row in enumerate(self._trans):
+                    best = dist[n]
+                    for t in set(row):
+                        if t >= 0 and dist[t] + 1 < best:
+                            best = dist[t] + 1
+                    for callee, ret in self._calls[n]:
+                        if dist[callee] + dist[ret] < best:
+                            best = dist[callee] + dist[ret]
+                    if best < dist[n]:
+                        dist[n] = best
+                        changed = True
+            self._node_dist = dist
+            self._stack_dist: dict[int, float] = {ACCEPT: 0.0, UNKNOWN: 0.0}
+        return dist
+
+    def _stack_distance(self, stack: int) -> float:
+        node_dist = self._node_distance()
+        memo = self._stack_dist
+        chain = []
+        s = stack
+        while s not in memo:
+            chain.append(s)
+            s = self.stack_parent[s]
+        total = memo[s]
+        for s in reversed(chain):
+            total += node_dist[self.stack_top[s]]
+            memo[s] = total
+        return memo[stack]
+
+    def distance(self, state: int) -> int:
+        """Return the fewest bytes that complete a sentence from `state` (0 when it accepts)."""
+        return int(min(self._stack_distance(s) for s in self.state_stacks[state]))
+
+    def shortest_completion(self, state: int) -> bytes:
+        """Return a shortest byte string that completes a sentence from `state`."""
+        out = bytearray()
+        d = self.distance(state)
+        while d > 0:
+            for b in self.next_bytes(state):
+                nxt = self.step(state, b)
+                if self.distance(nxt) == d - 1:
+                    out.append(b)
+                    state, d = nxt, d - 1
+                    break
+            else:  # unreachable for a checked grammar: every state has a shortest way out
+                raise RuntimeError(f"no shortest completion from parser state {state}")
+        return bytes(out)

@@ -2,8 +2,10 @@
 
 Validity is judged independently of the engines (tutor/lab/validity.py). A constrained sample is
 judged exactly as produced; an unconstrained one gets surrounding whitespace stripped first, a
-generous baseline. A sample that runs out of its token budget counts as invalid. For a13 the command
-also decodes the dev set greedily, with and without the mask, and scores the answers.
+generous baseline. A sample that runs out of its token budget counts as invalid. Constrained samples run
+through tutor/lab/budget.py's BudgetedMatcher, which narrows the mask near the end of the budget so
+that the sentence can always end (the column "steered" counts the samples where it did). For a13 the
+command also decodes the dev set greedily, with and without the mask, and scores the answers.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class WorkloadResult:
     constrained_valid: int = 0
     unconstrained_valid: int = 0
     unfinished: int = 0
+    steered: int = 0
     constrained_ms: list[float] = field(default_factory=list)
     unconstrained_ms: list[float] = field(default_factory=list)
     invalid_examples: list[str] = field(default_factory=list)
@@ -72,15 +75,19 @@ def _sample(lab: Any, prompt: list[int], matcher: Any, args: argparse.Namespace,
 
 def run_workload(lab: Any, name: str, args: argparse.Namespace, sentences: list[str]) -> WorkloadResult:
     """Return the constrained and unconstrained results of one workload."""
+    from tutor.lab.budget import BudgetedMatcher, completion_for
     from tutor.lab.families import load_family
     from tutor.lab.workloads import load_workloads
 
     workload = load_workloads()[1][name]
     family = load_family(workload.grammar, lab.vocab)
+    completion = completion_for(family)
     prompts = lab.prompts(workload, args.n, sentences)
     result = WorkloadResult(name, family.kind, args.n)
     for i, prompt in enumerate(prompts):
-        text, ms = _sample(lab, prompt, family.matcher(), args, args.seed + i, workload.max_tokens)
+        matcher = BudgetedMatcher(family.matcher(), completion, lab.vocab, workload.max_tokens)
+        text, ms = _sample(lab, prompt, matcher, args, args.seed + i, workload.max_tokens)
+        result.steered += matcher.interventions > 0
         result.constrained_ms.append(ms)
         if text is None:
             result.unfinished += 1
@@ -164,12 +171,12 @@ def print_report(results: list[WorkloadResult], args: argparse.Namespace) -> Non
     """Print the markdown table, the a13 dev-set scores and, with --json, the JSON line."""
     print(f"Samples at temperature {args.temperature}, seeds {args.seed}…{args.seed + args.n - 1}.\n")
     print("| workload | family | n | valid with mask | valid without mask | p50 ms with mask | p50 ms without"
-          " | out of budget |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+          " | out of budget | steered to finish |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
         p50u = float(np.percentile(r.unconstrained_ms, 50)) if r.unconstrained_ms else 0.0
         print(f"| {r.name} | {r.kind} | {r.n} | {_rate(r.constrained_valid, r.n)} |"
-              f" {_rate(r.unconstrained_valid, r.n)} | {r.p50_ms:.1f} | {p50u:.1f} | {r.unfinished} |")
+              f" {_rate(r.unconstrained_valid, r.n)} | {r.p50_ms:.1f} | {p50u:.1f} | {r.unfinished} | {r.steered} |")
     for r in results:
         if r.invalid_examples:
             print(f"\n{r.name}: invalid constrained outputs, e.g. {r.invalid_examples!r}")

@@ -27,6 +27,7 @@ class Workload:
     user: str | None
     prompt: str | None
     max_tokens: int
+    examples: tuple[tuple[str, str], ...] = ()
 
 
 @cache
@@ -34,7 +35,8 @@ def load_workloads() -> tuple[str, dict[str, Workload]]:
     """Return (system text, workloads by name) from data/lab/workloads.json."""
     raw = json.loads(data_path("lab", "workloads.json").read_text(encoding="utf-8"))
     workloads = {
-        name: Workload(name, spec["grammar"], spec.get("user"), spec.get("prompt"), int(spec["max_tokens"]))
+        name: Workload(name, spec["grammar"], spec.get("user"), spec.get("prompt"), int(spec["max_tokens"]),
+                       tuple((u, a) for u, a in spec.get("examples", ())))
         for name, spec in raw["workloads"].items()
     }
     return raw["system"], workloads
@@ -78,13 +80,17 @@ class LabModel:
         """Free the model."""
         self.llm.close()
 
-    def chat(self, system: str, user: str) -> list[int]:
-        """Return the prompt tokens of one system + user turn, ending where the reply starts."""
+    def chat(self, system: str, user: str, examples: tuple[tuple[str, str], ...] = ()) -> list[int]:
+        """Return the prompt tokens of a system text, worked examples and a request, up to the reply."""
         turn, reply = CHAT_FORMATS[self.fmt]
-        if self.fmt == "gemma":
-            text = turn.format(role="user", text=f"{system}\n\n{user}") + reply
+        model_role = "model" if self.fmt == "gemma" else "assistant"
+        if self.fmt == "gemma":  # no system role: the system text opens the first user turn
+            parts = [turn.format(role="user", text=system), turn.format(role="model", text="OK.")]
         else:
-            text = turn.format(role="system", text=system) + turn.format(role="user", text=user) + reply
+            parts = [turn.format(role="system", text=system)]
+        for question, answer in examples:
+            parts += [turn.format(role="user", text=question), turn.format(role=model_role, text=answer)]
+        text = "".join(parts) + turn.format(role="user", text=user) + reply
         return self.llm.tokenize(text.encode("utf-8"), bos=True, special=True)
 
     def a13_prompt(self, sentence: str) -> list[int]:
@@ -99,7 +105,7 @@ class LabModel:
         if workload.prompt == "a13":
             return [self.a13_prompt(sentences[i % len(sentences)]) for i in range(n)]
         system, _ = load_workloads()
-        one = self.chat(system, workload.user or "")
+        one = self.chat(system, workload.user or "", workload.examples)
         return [one] * n
 
 
