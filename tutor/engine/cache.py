@@ -60,9 +60,7 @@ def save(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> Non
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a cache file is ordinary data
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a cache file is ordinary data
         with os.fdopen(fd, "wb") as fh:
             fh.write(head)
             fh.write(payload)
