@@ -112,8 +112,8 @@ class ResultCard(Panel):
         layout.setSpacing(10)
         for widget in (
             self.title,
-            self.note,
             self.sentence,
+            self.note,
             self.chips_box,
             self.spanish,
             self.explanation_es,

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDateEdit,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.labels import person_label, tense_label
 from app.models import HistoryModel
+from app.views.flow import FlowLayout
 from tutor.scope import PERSONS, TENSES, load_scope
 
 
@@ -51,6 +51,9 @@ class HistoryView(QWidget):
         self.until_check, self.until = QCheckBox(self), QDateEdit(self)
         self.search_label, self.search = QLabel(self), QLineEdit(self)
         self.search.setClearButtonEnabled(True)
+        for combo in (self.verb, self.tense, self.person):  # shrink to fit a small window with a large font
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
         for label, combo in (
             (self.verb_label, self.verb),
             (self.tense_label, self.tense),
@@ -74,6 +77,7 @@ class HistoryView(QWidget):
         self.review_button = QPushButton(self)
         self.review_button.setVisible(with_review)
         self.count = QLabel(self)
+        self.count.setWordWrap(True)
 
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -88,27 +92,32 @@ class HistoryView(QWidget):
         header.setStretchLastSection(True)
         self.model.modelReset.connect(self._after_reset)
 
-        filters = QGridLayout()
-        filters.addWidget(self.verb_label, 0, 0)
-        filters.addWidget(self.verb, 0, 1)
-        filters.addWidget(self.tense_label, 0, 2)
-        filters.addWidget(self.tense, 0, 3)
-        filters.addWidget(self.person_label, 0, 4)
-        filters.addWidget(self.person, 0, 5)
-        filters.addWidget(self.since_check, 1, 0)
-        filters.addWidget(self.since, 1, 1)
-        filters.addWidget(self.until_check, 1, 2)
-        filters.addWidget(self.until, 1, 3)
-        filters.addWidget(self.search_label, 2, 0)
-        filters.addWidget(self.search, 2, 1, 1, 5)
-        for column in (1, 3, 5):
-            filters.setColumnStretch(column, 1)
+        # label + field pairs in a flow, so the filters wrap instead of widening a small window
+        filters_box = QWidget(self)
+        filters = FlowLayout(filters_box, spacing=12)
+        for label, field in (
+            (self.verb_label, self.verb),
+            (self.tense_label, self.tense),
+            (self.person_label, self.person),
+            (self.since_check, self.since),
+            (self.until_check, self.until),
+        ):
+            pair = QWidget(filters_box)
+            pair_layout = QHBoxLayout(pair)
+            pair_layout.setContentsMargins(0, 0, 0, 0)
+            pair_layout.addWidget(label)
+            pair_layout.addWidget(field)
+            filters.addWidget(pair)
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search_label)
+        search_row.addWidget(self.search, 1)
         bottom = QHBoxLayout()
         bottom.addWidget(self.count, 1)
         bottom.addWidget(self.reset_button)
         bottom.addWidget(self.review_button)
         layout = QVBoxLayout(self)
-        layout.addLayout(filters)
+        layout.addWidget(filters_box)
+        layout.addLayout(search_row)
         layout.addWidget(self.table, 1)
         layout.addLayout(bottom)
 
