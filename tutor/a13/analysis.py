@@ -65,6 +65,7 @@ class Analysis:
     options: list[Option] = field(default_factory=list)
     in_scope_words: int = 0
     out_of_scope_error: str | None = None
+    verb_words: list[tuple[Word, tuple[Reading, ...]]] = field(default_factory=list)
 
     @property
     def abstain(self) -> bool:
@@ -148,6 +149,8 @@ class _Sentence:
             if n in lists["plural_pronouns"]:
                 return None, True
             if n in lists["clause_breaks"]:
+                if not saw_noun and n in ("and", "but", "or", ","):
+                    continue  # 'she explains … and write': coordinated verbs share the subject
                 break
             if n.isalpha() and n not in lists["adverbs_between"] and n not in lists["determiners"] \
                     and n not in lists["non_subject_words"] and n not in _AUX_WORDS:
@@ -206,6 +209,7 @@ def analyse(sentence: str) -> Analysis:
         analysis.in_scope_words += 1
         if all(r.kind == "ing" for r in readings):
             continue
+        analysis.verb_words.append((w, readings))
         options.extend(_options_for(i, w, readings, s, scope, past_ctx, future_ctx))
     analysis.options = options
     return analysis
@@ -257,11 +261,12 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
             continue
         # --- to / for + verb: infinitive ----------------------------------------------------------
         if pn in ("to", "for"):
-            if pn == "for" and not _verbal_after_for(i, s, verb):
-                pass
-            else:
+            verbal = pn == "to" or _verbal_after_for(i, s, verb)
+            doubtful_for = pn == "for" and not verbal and "base" in vk  # 'for study.': noun or verb?
+            if verbal or doubtful_for:
                 ok = pn == "to" and "base" in vk
-                strength = 1 if pn == "to" and not ok and w.norm in lists["noun_like_verbs"] else 2
+                noun_like = w.norm in lists["noun_like_verbs"]
+                strength = 1 if (pn == "to" and not ok and noun_like) or doubtful_for else 2
                 written = _span_text(words, prev, i)
                 out.append(_cell_option(scope, verb, "infinitive", person, w, words[prev].start, written,
                                         not ok, strength, 0.0, "correct" if ok else "infinitive_form",

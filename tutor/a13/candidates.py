@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.a13.analysis import Analysis, Option
-from tutor.scope import Cell, load_scope
+from tutor.scope import load_scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +32,8 @@ def select_options(analysis: Analysis, *, use_facts: bool = True) -> list[Option
     a sentence with no wrong verb keeps its verbs as written.
     """
     options = analysis.options
-    if not options:
-        return []
-    if not use_facts:
-        return options
+    if not options or not use_facts:
+        return all_cell_options(analysis)
     for strength in (2, 1):
         wrong_words = {o.start for o in options if o.is_error and o.strength >= strength}
         if wrong_words:
@@ -56,8 +54,15 @@ def answers_for(options: list[Option], *, spanish_choice: bool = True) -> list[A
     return out
 
 
-def all_cells_for(analysis: Analysis) -> list[Cell]:
-    """Return every cell of the verbs the sentence contains (the model alone decides tense and person)."""
+def all_cell_options(analysis: Analysis) -> list[Option]:
+    """Return every cell of every verb word in the sentence: the model alone decides (no facts)."""
     scope = load_scope()
-    verbs = {o.cell.verb for o in analysis.options}
-    return [c for c in scope.cells.values() if c.verb in verbs]
+    out: list[Option] = []
+    for word, readings in analysis.verb_words:
+        for verb in dict.fromkeys(r.verb for r in readings):
+            for (v, _t, _p), cell in scope.cells.items():
+                if v == verb:
+                    wrong = word.norm not in {f.lower() for f in cell.english}
+                    out.append(Option(cell, word.text, word.start, word.end, wrong, 0, 0.0,
+                                      "unknown", "model only"))
+    return out

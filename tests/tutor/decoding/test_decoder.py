@@ -1,0 +1,82 @@
+"""The decoder through the real llama-cpp-python and the bundled GGUF."""
+
+import json
+
+import pytest
+
+from tutor.decoding.choices import ChoiceMatcher
+from tutor.scope import load_scope
+from tutor.scoring import schema_valid
+
+pytestmark = pytest.mark.model
+
+SENTENCES = [
+    "He goed to school yesterday.",
+    "My mum have a new car.",
+    "I will went to the party.",
+    "She has wrote three books.",
+    "You was late again!",
+    "I want eat something.",
+    "The kids watchs cartoons every morning.",
+    "I am happy.",
+    "Mi hermano study in Madrid.",
+    "I'd love to visited Japan.",
+]
+
+
+def test_sampled_corrections_are_schema_valid_and_consistent(tutor_engine):
+    scope = load_scope()
+    hot = tutor_engine.with_settings(temperature=1.0, seed=7)
+    for i in range(200):
+        sentence = SENTENCES[i % len(SENTENCES)]
+        hot.settings = hot.settings.__class__(**{**hot.settings.to_dict(), "seed": i})
+        out = hot.correct(sentence).output
+        assert out["original"] == sentence
+        assert schema_valid(out)
+        if not out.get("out_of_scope"):
+            cell = scope.cell(out["verb"], out["tense"], out["person"])
+            assert out["correct_form"] in cell.english
+            assert out["spanish"] in cell.spanish
+
+
+def test_original_is_pinned_even_with_quotes_and_unicode(tutor_engine):
+    for sentence in ['She said "I goed" — ¿verdad?', "Sofía y José has came from León \\ ok", "I eated 🍕 today"]:
+        assert tutor_engine.correct(sentence).output["original"] == sentence
+
+
+def test_jump_forward_and_step_by_step_give_the_same_text(tutor_engine):
+    from tutor.a13.prompt import render
+
+    model = tutor_engine.llm
+    strings = [b'{"a":"go","b":"went"}', b'{"a":"go","b":"gone"}', b'{"a":"see","b":"saw"}']
+    prefix, request = render("He goed home.", tutor_engine.model.prompt_format)
+    prompt = model.tokenize((prefix + request).encode(), bos=True, special=True)
+    texts = []
+    for jump in (True, False):
+        matcher = ChoiceMatcher(strings, tutor_engine.piece_index)
+        gen = tutor_engine.decoder.generate(prompt, matcher, jump_forward=jump)
+        texts.append(gen.text)
+        if jump:
+            assert gen.n_forced > 0
+        else:
+            assert gen.n_forced == 0
+    assert texts[0] == texts[1]
+    assert texts[0] in strings
+
+
+def test_unconstrained_decoding_runs_and_stops(tutor_engine):
+    model = tutor_engine.llm
+    prompt = model.tokenize(b"The capital of France is", bos=True)
+    gen = tutor_engine.decoder.generate(prompt, None, max_tokens=8)
+    assert 0 < len(gen.tokens) <= 8
+    assert gen.prompt_tokens_evaluated >= 0
+
+
+def test_timings_are_recorded(tutor_engine):
+    result = tutor_engine.correct("My father work in a bank.")
+    t = result.timings
+    assert t.total_ms > 0 and t.forward_ms > 0
+    assert t.tokens_forced > 0
+    assert t.tokens_sampled + t.tokens_forced > 5
+    assert "tokens" in t.status_line()
+    assert json.loads(json.dumps(t.to_dict()))["tokens_forced"] == t.tokens_forced
