@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +47,41 @@ class DFA:
         """Return True when the automaton accepts exactly `data`."""
         state = self.step(self.start, data)
         return state >= 0 and bool(self.accepting[state])
+
+
+@dataclass(frozen=True, eq=False)
+class ClassDFA:
+    """A byte DFA stored by byte class: the next state is `table[state, byte_class[b]]` (-1 dead).
+
+    Bytes whose columns are identical share a class, so the table has a few dozen columns
+    instead of 256. `dfa` expands it.
+    """
+
+    table: np.ndarray
+    byte_class: np.ndarray
+    accepting: np.ndarray
+
+    @classmethod
+    def from_dfa(cls, dfa: DFA) -> ClassDFA:
+        """Return the compressed form of a DFA whose start state is 0."""
+        if dfa.start != 0:
+            raise ValueError("ClassDFA expects the start state to be 0")
+        representatives, byte_class = column_classes(dfa.transitions)
+        return cls(np.ascontiguousarray(dfa.transitions[:, representatives]), byte_class, dfa.accepting)
+
+    @property
+    def n_states(self) -> int:
+        """Return the number of states."""
+        return int(self.table.shape[0])
+
+    @cached_property
+    def dfa(self) -> DFA:
+        """Return the DFA with its full [n_states, 256] table."""
+        return DFA(np.ascontiguousarray(self.table[:, self.byte_class]), self.accepting, 0)
+
+    def class_sizes(self) -> np.ndarray:
+        """Return how many bytes fall in each class."""
+        return np.bincount(self.byte_class, minlength=self.table.shape[1])
 
 
 def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple[np.ndarray, np.ndarray]:

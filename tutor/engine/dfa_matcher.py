@@ -12,19 +12,23 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from functools import cache as cache_in_process
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from tutor.engine import cache
-from tutor.engine.dfa import DFA, column_classes
+from tutor.engine.dfa import DFA, ClassDFA
 from tutor.engine.index import IndexArrays, build_index
 from tutor.engine.matcher import AllowedSet, TokenRejected
 from tutor.engine.vocab import Vocabulary
 
-# Bump when the compiled form changes: older cache entries are then ignored.
-ENGINE_VERSION = 1
+# Part of every cache key, with a hash of the compiler's own source (see _code_version), so an
+# entry written by different compiler code is never loaded.
+ENGINE_VERSION = 2
+_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "dfa_matcher.py", "vocab.py")
 MAX_FORCED = 4096
 
 
@@ -76,9 +80,9 @@ class CompiledGrammar:
         """Return the bytes held by the index, the compressed DFA and the forced continuations."""
         return sum(a.nbytes for a in self.arrays().values())
 
-    def matcher(self) -> DFAMatcher:
-        """Return a new matcher at the start state."""
-        return DFAMatcher(self)
+    def matcher(self, state: int = 0) -> DFAMatcher:
+        """Return a new matcher at the start state (or at `state`, for tools and tests)."""
+        return DFAMatcher(self, state)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Return everything needed to rebuild this grammar, as arrays (what the cache stores)."""
@@ -93,17 +97,18 @@ class CompiledGrammar:
         }
 
 
-def forced_continuations(dfa: DFA) -> tuple[np.ndarray, np.ndarray]:
+def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
     """Return (blob, offsets): state s's unique continuation is blob[offsets[s]:offsets[s+1]].
 
     The continuation follows states with exactly one live byte and stops at an accepting state,
     a branch, or after MAX_FORCED bytes.
     """
-    table = dfa.transitions
-    live = table >= 0
-    single = (live.sum(axis=1) == 1) & ~dfa.accepting
-    byte = np.argmax(live, axis=1)
-    nxt = table[np.arange(dfa.n_states), byte]
+    live = dfa.table >= 0
+    sizes = dfa.class_sizes()
+    single = (live.astype(np.int64) @ sizes == 1) & ~dfa.accepting
+    column = np.argmax(live, axis=1)
+    byte = np.argmax(dfa.byte_class[None, :] == column[:, None], axis=1)  # the class's only byte
+    nxt = dfa.table[np.arange(dfa.n_states), column]
     single_l, byte_l, nxt_l = single.tolist(), byte.tolist(), nxt.tolist()
     memo: dict[int, bytes] = {}
     for s in np.flatnonzero(single).tolist():
@@ -178,9 +183,19 @@ def _stored(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
+@cache_in_process
+def _code_version() -> str:
+    """Return a hash of the compiler modules' source files."""
+    digest = hashlib.sha256(str(ENGINE_VERSION).encode())
+    here = Path(__file__).resolve().parent
+    for name in _COMPILER_MODULES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: bool) -> CompiledGrammar:
-    """Return the grammar from the cache, or build it with build() -> (DFA, families) and cache it."""
-    grammar_sha = hashlib.sha256(f"{kind}\0{ENGINE_VERSION}\0{source}".encode()).hexdigest()
+    """Return the grammar from the cache, or build it with build() -> (ClassDFA, families) and cache it."""
+    grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
     key = f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}"
     entry = cache.entry_path("index", key)
     if use_cache:
@@ -191,12 +206,11 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
     dfa, families = build()
     index = build_index(dfa, vocab, families)
     blob, offsets = forced_continuations(dfa)
-    representatives, byte_class = column_classes(dfa.transitions)
     arrays = {
-        "byte_class": byte_class,
-        "class_table": np.ascontiguousarray(dfa.transitions[:, representatives]),
+        "byte_class": dfa.byte_class,
+        "class_table": dfa.table,
         "accepting": dfa.accepting,
-        "finished": np.append(dfa.accepting & ~(dfa.transitions >= 0).any(axis=1), True),
+        "finished": np.append(dfa.accepting & ~(dfa.table >= 0).any(axis=1), True),
         "forced_blob": blob,
         "forced_offsets": offsets,
         **index.arrays(),
@@ -211,7 +225,7 @@ def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True) ->
     """Return the compiled grammar of strings fully matching `pattern` (raises GrammarError)."""
     from tutor.engine.regex import regex_to_dfa
 
-    return _compile("regex", pattern, vocab, lambda: (regex_to_dfa(pattern), ()), use_cache)
+    return _compile("regex", pattern, vocab, lambda: (ClassDFA.from_dfa(regex_to_dfa(pattern)), ()), use_cache)
 
 
 def compile_json_schema(
@@ -226,9 +240,9 @@ def compile_json_schema(
     parsed = json.loads(schema) if isinstance(schema, str) else schema
     source = json.dumps({"schema": parsed, "whitespace": whitespace}, ensure_ascii=False, separators=(",", ":"))
 
-    def build() -> tuple[DFA, tuple]:
+    def build() -> tuple[ClassDFA, tuple]:
         automaton = schema_to_automaton(parsed, whitespace)
-        return automaton.dfa, automaton.families
+        return automaton.automaton, automaton.families
 
     return _compile("json", source, vocab, build, use_cache)
 
@@ -241,7 +255,9 @@ class DFAMatcher:
         "_special", "_state", "_step", "_width",
     )
 
-    def __init__(self, compiled: CompiledGrammar) -> None:
+    def __init__(self, compiled: CompiledGrammar, state: int = 0) -> None:
+        if not 0 <= state <= compiled.end_state:
+            raise ValueError(f"state {state} is outside the grammar's {compiled.end_state + 1} states")
         self._compiled = compiled
         self._sets = compiled.state_sets
         self._forced = compiled.forced
@@ -254,7 +270,7 @@ class DFAMatcher:
         self._eog = compiled.vocab.eog_ids
         self._special = compiled.vocab.special_ids
         self._end = compiled.end_state
-        self._state = 0
+        self._state = state
 
     @property
     def state(self) -> int:

@@ -22,7 +22,7 @@ from tutor.engine import cache
 from tutor.engine.json_schema import QUOTE, body_automaton
 
 if TYPE_CHECKING:
-    from tutor.engine.dfa import DFA
+    from tutor.engine.dfa import ClassDFA
     from tutor.engine.json_schema import StringFamily
     from tutor.engine.vocab import Vocabulary
 
@@ -178,13 +178,16 @@ def walk(
     count: np.ndarray | None = None,
     starts: np.ndarray | None = None,
     marker: int = -1,
+    byte_class: np.ndarray | None = None,
 ) -> tuple[_Walk, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Walk the trie from (state, node) pairs through `table` ([n, 256], -1 dead) for all pairs at once.
+    """Walk the trie from (state, node) pairs through `table` (-1 dead) for all pairs at once.
 
-    Returns the tokens reached alive, and the (origin, node, count) triples where the walk entered
-    state `marker` (whose row must be dead). `starts` ([n, 256] of 0/1) counts characters.
+    `table` is [n, 256], or [n, classes] with `byte_class` mapping bytes to columns. Returns the
+    tokens reached alive, and the (origin, node, count) triples where the walk entered state
+    `marker` (whose row must be dead). `starts` (like table, 0/1) counts characters.
     """
     width = table.shape[1]
+    node_column = trie.node_byte.astype(np.int64) if byte_class is None else byte_class[trie.node_byte]
     flat = table.reshape(-1).astype(np.int64)
     flat_starts = starts.reshape(-1).astype(np.int64) if starts is not None else None
     node = np.zeros_like(origin) if node is None else node
@@ -203,7 +206,7 @@ def walk(
         rep = np.repeat(np.arange(origin.size), n_children)
         offsets = np.cumsum(n_children) - n_children
         child = trie.child_start[node][rep] + (np.arange(rep.size) - offsets[rep])
-        cell = state[rep] * width + trie.node_byte[child]
+        cell = state[rep] * width + node_column[child]
         nxt = flat[cell]
         alive = nxt >= 0
         rep, child, cell, nxt = rep[alive], child[alive], cell[alive], nxt[alive]
@@ -353,7 +356,7 @@ class _SetBuilder:
 
 
 def build_index(
-    dfa: DFA, vocab: Vocabulary, families: tuple[StringFamily, ...] = (), trie: TokenTrie | None = None
+    dfa: ClassDFA, vocab: Vocabulary, families: tuple[StringFamily, ...] = (), trie: TokenTrie | None = None
 ) -> IndexArrays:
     """Return the token index of a DFA (with its counted string families, if any) for a vocabulary."""
     trie = token_trie(vocab) if trie is None else trie
@@ -368,7 +371,7 @@ def build_index(
 
     # Plain states: every state at once, through the real table.
     plain = np.flatnonzero(~in_family)
-    got, _ = walk(trie, dfa.transitions, plain.astype(np.int64), plain.astype(np.int64))
+    got, _ = walk(trie, dfa.table, plain.astype(np.int64), plain.astype(np.int64), byte_class=dfa.byte_class)
     order = np.argsort(got.origin, kind="stable")
     tokens = got.token[order]
     bounds = np.searchsorted(got.origin[order], np.append(plain, n)) if plain.size else np.zeros(1, int)
@@ -385,7 +388,7 @@ def build_index(
 
 
 def _family_sets(
-    dfa: DFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray
+    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray
 ) -> None:
     """Fill state_set for every family state (see the module docstring)."""
     body = body_automaton()
@@ -410,7 +413,8 @@ def _family_sets(
         close_tok.append(inside.token[part][~keep])  # the token ends with the closing quote
         close_cnt.append(inside.count[part][~keep])
     for fam in families:
-        after, _ = walk(trie, dfa.transitions, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count)
+        after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
+                        byte_class=dfa.byte_class)
         for q in range(n_q):
             us = np.flatnonzero(fam.ids[:, q] >= 0)
             if not us.size:
@@ -434,11 +438,13 @@ def _fill_family_q(
     v = sets.v
     order = np.argsort(exit_cnt, kind="stable")
     exit_tok, exit_cnt = exit_tok[order], exit_cnt[order]
-    at = np.searchsorted(body_cnt, exit_cnt, "right")
-    tok = np.insert(body_tok, at, exit_tok)
-    cnt = np.insert(body_cnt, at, exit_cnt)
-    is_exit = np.zeros(tok.size, dtype=bool)
-    is_exit[at + np.arange(at.size)] = True
+    # Merge the two count-sorted lists (exits after body tokens of the same count).
+    is_exit = np.zeros(body_tok.size + exit_tok.size, dtype=bool)
+    is_exit[np.searchsorted(body_cnt, exit_cnt, "right") + np.arange(exit_tok.size)] = True
+    tok = np.empty(is_exit.size, dtype=np.int64)
+    cnt = np.empty(is_exit.size, dtype=np.int64)
+    tok[is_exit], tok[~is_exit] = exit_tok, body_tok
+    cnt[is_exit], cnt[~is_exit] = exit_cnt, body_cnt
     lowest_exit = int(exit_cnt[0]) if exit_cnt.size else None
     budget = fam.max - us if fam.max is not None else np.full(us.size, np.iinfo(np.int64).max // 2)
     deficit = np.maximum(fam.min - us, 0)

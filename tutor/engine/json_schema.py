@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from tutor.engine.dfa import DFA, N_BYTES, determinise, intersect, minimise
+from tutor.engine.dfa import DFA, N_BYTES, ClassDFA, column_classes, determinise, intersect, minimise
 from tutor.engine.matcher import GrammarError
 from tutor.engine.regex import (
     NFA,
@@ -130,8 +130,13 @@ class StringFamily:
 class JsonAutomaton:
     """A JSON Schema compiled to a byte DFA, with the counted string families inside it."""
 
-    dfa: DFA
+    automaton: ClassDFA
     families: tuple[StringFamily, ...]
+
+    @property
+    def dfa(self) -> DFA:
+        """Return the DFA with its full byte table."""
+        return self.automaton.dfa
 
 
 @cache
@@ -407,10 +412,22 @@ class _Compiler:
 
 
 def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int | None]]) -> JsonAutomaton:
-    """Replace each placeholder transition with a counted string family; return the byte DFA."""
+    """Replace each placeholder transition with a counted string family; return the byte DFA.
+
+    Works on byte classes throughout: a class groups the bytes that behave alike both in the
+    skeleton and in the string body, so family rows are a few dozen entries wide, not 256.
+    """
     body = body_automaton()
     n_q = body.n_states
-    out_rows = [table[:, :N_BYTES]]
+    quote_row = (np.arange(N_BYTES) == QUOTE)[None, :].astype(np.int32)
+    representatives, byte_class = column_classes(
+        np.vstack([table[:, :N_BYTES], body.table, body.starts.astype(np.int32), quote_row])
+    )
+    quote = int(byte_class[QUOTE])
+    body_next = body.table[:, representatives].astype(np.int64)
+    body_starts = body.starts[:, representatives].astype(np.int64)
+    skeleton = np.ascontiguousarray(table[:, :N_BYTES][:, representatives])
+    out_rows = [skeleton]
     out_acc = [accepting]
     next_id = table.shape[0]
     families: list[StringFamily] = []
@@ -427,31 +444,25 @@ def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int
         top = hi if hi is not None else max(lo, 1)
         ids = np.full((top + 1, n_q), -1, dtype=np.int32)
         ids[0, 0] = s
-        count = (top + 1) + top * (n_q - 1) - 1
-        fresh = np.arange(next_id, next_id + count, dtype=np.int32)
-        mask = np.ones_like(ids, dtype=bool)
-        mask[0, :] = False  # u = 0 has only the entry state (q = 0), which keeps the id s
-        ids[mask] = fresh
+        valid = np.ones_like(ids, dtype=bool)
+        valid[0, :] = False  # u = 0 has only the entry state (q = 0), which keeps the id s
+        count = int(valid.sum())
+        ids[valid] = np.arange(next_id, next_id + count, dtype=np.int32)
         next_id += count
-        rows = np.full((top + 1, n_q, N_BYTES), -1, dtype=np.int32)
-        us = np.arange(top + 1)
-        for q in range(n_q):
-            nq = body.table[q]
-            nu = us[:, None] + body.starts[q][None, :].astype(np.int64)
-            ok = (nq[None, :] >= 0) & np.ones_like(nu, dtype=bool)
-            if hi is not None:
-                ok &= nu <= top
-            nu = np.minimum(nu, top)
-            rows[:, q, :] = np.where(ok, ids[nu, np.maximum(nq, 0)[None, :]], -1)
-        rows[lo:, 0, QUOTE] = exit_state
-        rows[ids < 0] = -1
-        out_rows[0][s] = rows[0, 0]
-        flat = rows[mask]
-        out_rows.append(flat)
+        us = np.arange(top + 1)[:, None, None]
+        nu = us + body_starts[None, :, :]
+        ok = np.broadcast_to(body_next[None, :, :] >= 0, nu.shape)
+        if hi is not None:
+            ok = ok & (nu <= top)
+        rows = np.where(ok, ids[np.minimum(nu, top), np.maximum(body_next, 0)[None, :, :]], -1)
+        rows[lo:, 0, quote] = exit_state
+        skeleton[s] = rows[0, 0]
+        out_rows.append(rows[valid])
         out_acc.append(np.zeros(count, dtype=bool))
         families.append(StringFamily(ids, lo, hi, exit_state))
-    dfa = DFA(np.ascontiguousarray(np.vstack(out_rows), dtype=np.int32), np.concatenate(out_acc), 0)
-    return JsonAutomaton(dfa, tuple(families))
+    class_table = np.ascontiguousarray(np.vstack(out_rows), dtype=np.int32)
+    automaton = ClassDFA(class_table, byte_class, np.concatenate(out_acc))
+    return JsonAutomaton(automaton, tuple(families))
 
 
 def schema_to_automaton(schema: Any, whitespace: int = 0) -> JsonAutomaton:
