@@ -143,22 +143,29 @@ def add_dev(result: WorkloadResult, lab: Any, args: argparse.Namespace, items: l
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the workloads and print a markdown table (and JSON with --json); return 0."""
-    from tutor.lab.workloads import LabModel, a13_sentences, find_dev_set, load_dev_items, load_workloads
+    """Load the model, run the workloads and print the report; return 0."""
+    from tutor.lab.workloads import LabModel
+
+    lab = LabModel.load(args.model)
+    try:
+        return report(lab, args)
+    finally:
+        lab.close()
+
+
+def report(lab: Any, args: argparse.Namespace) -> int:
+    """Run the workloads on a loaded model and print a markdown table (and JSON with --json); return 0."""
+    from tutor.lab.workloads import a13_sentences, find_dev_set, load_dev_items, load_workloads
 
     names = args.workload or list(load_workloads()[1])
     items = load_dev_items(find_dev_set(args.dev_set))
-    lab = LabModel(args.model)
     results = []
-    try:
-        for name in names:
-            print(f"[compliance] {name}: {args.n} samples with and without the mask…", file=sys.stderr)
-            result = run_workload(lab, name, args, a13_sentences(items))
-            if name == "a13":
-                add_dev(result, lab, args, items)
-            results.append(result)
-    finally:
-        lab.close()
+    for name in names:
+        print(f"[compliance] {name}: {args.n} samples with and without the mask…", file=sys.stderr)
+        result = run_workload(lab, name, args, a13_sentences(items))
+        if name == "a13":
+            add_dev(result, lab, args, items)
+        results.append(result)
     print_report(results, args)
     return 0
 

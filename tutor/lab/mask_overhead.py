@@ -85,11 +85,10 @@ def _matcher_factory(lab: Any, workload: Any, naive: bool) -> Any:
     family = load_family(workload.grammar, lab.vocab)
     if not naive:
         return family.matcher
-    from tutor.engine.json_schema import schema_to_dfa
     from tutor.lab.naive import NaiveDFAMatcher
 
-    dfa = schema_to_dfa(json.loads(family.path.read_text(encoding="utf-8")))
-    return lambda: NaiveDFAMatcher(dfa, lab.vocab)
+    naive = NaiveDFAMatcher(family.compiled.dfa, lab.vocab)  # the DFA the precompiled index was built from
+    return lambda: naive  # one instance, reset by the decoder before each sample
 
 
 def measure(lab: Any, key: str, n: int, seed: int, sentences: list[str]) -> dict[str, float]:
@@ -132,19 +131,26 @@ def measure(lab: Any, key: str, n: int, seed: int, sentences: list[str]) -> dict
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure each family and print a markdown table (and JSON with --json); return 0."""
-    from tutor.lab.workloads import LabModel, a13_sentences, find_dev_set, load_dev_items
+    """Load the model, measure each family and print the report; return 0."""
+    from tutor.lab.workloads import LabModel
+
+    lab = LabModel.load(args.model)
+    try:
+        return report(lab, args)
+    finally:
+        lab.close()
+
+
+def report(lab: Any, args: argparse.Namespace) -> int:
+    """Measure each family on a loaded model and print a markdown table (and JSON with --json); return 0."""
+    from tutor.lab.workloads import a13_sentences, find_dev_set, load_dev_items
 
     keys = args.family or list(FAMILIES)
     sentences = a13_sentences(load_dev_items(find_dev_set()))
-    lab = LabModel(args.model)
     rows: dict[str, dict[str, float]] = {}
-    try:
-        for key in keys:
-            print(f"[mask-overhead] {key}: {args.n} samples…", file=sys.stderr)
-            rows[key] = measure(lab, key, args.n, args.seed, sentences)
-    finally:
-        lab.close()
+    for key in keys:
+        print(f"[mask-overhead] {key}: {args.n} samples…", file=sys.stderr)
+        rows[key] = measure(lab, key, args.n, args.seed, sentences)
     print(f"Model {lab.file.name}, vocabulary of {lab.vocab.size} tokens; {args.n} samples per family at"
           " temperature 1.0, no jump-forward.\n")
     print("| family | grammar | tokens | mask p50 µs | mask p99 µs | apply p50 µs | unmasked µs/token | overhead % |")

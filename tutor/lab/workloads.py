@@ -64,17 +64,24 @@ def load_dev_items(path: Path | None) -> list[dict[str, Any]]:
 class LabModel:
     """The model, its vocabulary and the one decoder every family runs through."""
 
-    def __init__(self, model: str | None = None) -> None:
+    def __init__(self, llm: Any, file: Any, decoder: Any = None) -> None:
         from tutor.decoding.decoder import Decoder
-        from tutor.decoding.llm import LoadedModel
         from tutor.engine.vocab import load_vocabulary
+
+        self.file = file
+        self.llm = llm
+        self.vocab = load_vocabulary(file.path)
+        self.decoder = decoder or Decoder(llm)
+        self.fmt = file.prompt_format if file.prompt_format in CHAT_FORMATS else "chatml"
+
+    @classmethod
+    def load(cls, model: str | None = None) -> LabModel:
+        """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
+        from tutor.decoding.llm import LoadedModel
         from tutor.models import resolve
 
-        self.file = resolve(model)
-        self.llm = LoadedModel(self.file)
-        self.vocab = load_vocabulary(self.file.path)
-        self.decoder = Decoder(self.llm)
-        self.fmt = self.file.prompt_format if self.file.prompt_format in CHAT_FORMATS else "chatml"
+        file = resolve(model)
+        return cls(LoadedModel(file), file)
 
     def close(self) -> None:
         """Free the model."""
