@@ -129,3 +129,10 @@ def test_allowed_set_apply_and_contains(form: str) -> None:
     if form == "bitmask":  # float64 logits fall back to the id list
         out = aset.apply(logits.astype(np.float64))
         assert np.array_equal(out, expected.astype(np.float64))
+
+
+def test_matcher_at_a_given_state(grammar) -> None:
+    m = grammar.matcher(grammar.end_state)
+    assert m.is_finished() and m.is_accepting()
+    with pytest.raises(ValueError, match="outside the grammar"):
+        grammar.matcher(grammar.end_state + 1)
