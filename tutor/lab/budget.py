@@ -20,16 +20,21 @@ from tutor.engine.dfa import DFA
 from tutor.engine.matcher import AllowedSet, Matcher
 
 SLACK = 32  # act when the tokens left are within this many of the bytes still needed
-MAX_CHECKED = 4096  # above this many candidates, keep only the tokens along a shortest completion
+CACHED_STATES = 512  # states whose per-token distances are kept (each is one int32 per token)
 
 
 class Completion(Protocol):
     """A view of a grammar that knows how far each state is from the end."""
 
     start: int
+    after_cache: dict[int, np.ndarray]  # per state: each token's distance to the end after it
 
     def walk(self, state: int, data: bytes) -> int:
         """Return the state after `data` (-1 if it does not fit)."""
+        ...
+
+    def step(self, state: int, byte: int) -> int:
+        """Return the state after one byte (-1 if it does not fit)."""
         ...
 
     def distance(self, state: int) -> int:
@@ -62,10 +67,19 @@ class DFACompletion:
                     todo.append(s)
         self.dist = dist
         self.dfa = dfa
+        self.after_cache: dict[int, np.ndarray] = {}
+        self._rows: dict[int, list[int]] = {}
 
     def walk(self, state: int, data: bytes) -> int:
         """Return the state after `data` (-1 if it does not fit)."""
         return self.dfa.step(state, data)
+
+    def step(self, state: int, byte: int) -> int:
+        """Return the state after one byte (-1 if it does not fit)."""
+        row = self._rows.get(state)
+        if row is None:
+            row = self._rows[state] = self.table[state].tolist()
+        return row[byte]
 
     def distance(self, state: int) -> int:
         """Return the fewest bytes that complete a sentence from `state`."""
@@ -88,10 +102,15 @@ class CFGCompletion:
     def __init__(self, parser: Any) -> None:
         self.parser = parser
         self.start = parser.start
+        self.after_cache: dict[int, np.ndarray] = {}
 
     def walk(self, state: int, data: bytes) -> int:
         """Return the state after `data` (-1 if it does not fit)."""
         return self.parser.walk(state, data)
+
+    def step(self, state: int, byte: int) -> int:
+        """Return the state after one byte (-1 if it does not fit)."""
+        return self.parser.step(state, byte)
 
     def distance(self, state: int) -> int:
         """Return the fewest bytes that complete a sentence from `state`."""
@@ -140,23 +159,42 @@ class BudgetedMatcher:
         if left - 2 >= d + SLACK:
             return base
         ids = np.setdiff1d(np.arange(self.n_vocab, dtype=np.int32), base.ids) if base.banned else base.ids
-        keep = self._fitting(ids, left) if len(ids) <= MAX_CHECKED else self._along_shortest()
+        after = self._distances_after(self.state)
+        keep = ids[(after[ids] >= 0) & (after[ids] + 2 <= left)]
+        if not len(keep):  # cannot happen while left > d; kept as a safe way out
+            keep = self._along_shortest()
         if self.inner.is_accepting():
             keep = np.union1d(keep, self.eog)
         if len(keep) < len(ids):
             self.interventions += 1
         return AllowedSet(np.asarray(keep, dtype=np.int32), banned=False)
 
-    def _fitting(self, ids: np.ndarray, left: int) -> np.ndarray:
-        c, state = self.completion, self.state
-        keep = []
-        for t in ids.tolist():
-            if t in self.eog_set:
-                continue
-            nxt = c.walk(state, self.pieces[t])
-            if nxt >= 0 and c.distance(nxt) + 2 <= left:
-                keep.append(t)
-        return np.array(keep, dtype=np.int32) if keep else self._along_shortest()
+    def _distances_after(self, state: int) -> np.ndarray:
+        """Return, per token, the distance to the end after it (-1: the token does not fit), by a trie walk."""
+        cache = self.completion.after_cache
+        hit = cache.get(state)
+        if hit is not None:
+            return hit
+        c, trie = self.completion, self.trie
+        after = np.full(self.n_vocab, -1, dtype=np.int64)
+        dist: dict[int, int] = {}
+        todo = [(0, state)]
+        while todo:
+            node, s = todo.pop()
+            child = trie.first_child[node]
+            while child >= 0:
+                nxt = c.step(s, trie.label[child])
+                if nxt >= 0:
+                    if trie.tokens_at[child]:
+                        d = dist.get(nxt)
+                        if d is None:
+                            d = dist[nxt] = c.distance(nxt)
+                        after[list(trie.tokens_at[child])] = d
+                    todo.append((child, nxt))
+                child = trie.next_sibling[child]
+        if len(cache) < CACHED_STATES:
+            cache[state] = after
+        return after
 
     def _along_shortest(self) -> np.ndarray:
         """Return the tokens whose piece is a prefix of a shortest completion (each shortens the rest)."""
