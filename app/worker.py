@@ -19,6 +19,8 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
+from tutor.errors import TutorError
+
 log = logging.getLogger(__name__)
 
 Report = Callable[[Any], None]
@@ -83,7 +85,10 @@ class Job(QRunnable):
             value = self.op(self.relay.progressed.emit)
         except Exception as exc:
             self.traceback = traceback.format_exc()
-            log.warning("background job %r failed:\n%s", self.name, self.traceback)
+            if isinstance(exc, TutorError):  # expected: the message says it all, the window shows it
+                log.info("background job %r: %s", self.name, exc)
+            else:  # a bug or an engine crash: keep the traceback for the log, never for the window
+                log.warning("background job %r failed:\n%s", self.name, self.traceback)
             self.relay.failed.emit(exc)
         else:
             self.relay.succeeded.emit(value)

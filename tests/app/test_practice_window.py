@@ -99,16 +99,18 @@ def test_without_a_learner_the_card_shows_and_nothing_is_saved(qtbot, make_windo
         assert store.count_history() == 0
 
 
-def test_the_model_loads_in_the_background_with_progress(qtbot, make_window):
-    window = make_window(load_model=False)
-    seen: list[int] = []
-    window.load_progress.valueChanged.connect(seen.append)
-    assert not window.practice.correct_button.isEnabled()
-    with qtbot.waitSignal(window.model_ready, timeout=120000):
-        window.load_model()
-        assert window.load_progress.isVisible()  # the window stays responsive while it loads
-    assert window.tutor is not None and window.practice.correct_button.isEnabled()
-    assert seen and max(seen) == 100
-    assert window.load_progress.isHidden()
-    assert window.tutor.model.name in window.model_label.text()
-    window.tutor.close()
+def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, result_factory):
+    window = make_window()
+    card = window.practice.card
+    card.show_result(
+        result_factory(
+            "She want to goes home.",
+            ("want", "present simple", "3rd singular", "wants", "quiere"),
+            wrong="want",
+            confidence=0.31,
+        )
+    )
+    assert card.kind == "not_sure"
+    assert card.title.text() == "Not sure"
+    assert "31 %" in card.note.text() and "teacher" in card.note.text()
+    assert "#8a4b00" in card.sentence.text()  # the suggestion is in amber, not in the green of a sure fix

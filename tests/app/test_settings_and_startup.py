@@ -1,0 +1,117 @@
+"""Settings (a GGUF file verified before use), the About box, and starting the app from the command line."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from app.main_window import MainWindow
+from tutor.models import resolve
+
+
+def open_dialog(qtbot, window):
+    window.open_settings()
+    dialog = window.settings_dialog
+    with qtbot.waitSignal(dialog.verified, timeout=30000):
+        pass
+    return dialog
+
+
+def test_a_chosen_gguf_file_is_verified_before_it_can_be_used(qtbot, make_window, tmp_path, monkeypatch):
+    window = make_window()
+    dialog = open_dialog(qtbot, window)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert ok.isEnabled() and "Verified" in dialog.model_status.text()
+
+    not_a_model = tmp_path / "notes.gguf"
+    not_a_model.write_text("these are my notes")
+    monkeypatch.setattr(dialog, "ask_model_path", lambda: str(not_a_model))
+    with qtbot.waitSignal(dialog.verified, timeout=30000) as blocker:
+        dialog.browse.click()
+    assert blocker.args == [False]
+    assert dialog.chosen_model() == str(not_a_model)
+    assert "not a GGUF" in dialog.model_status.text() and not ok.isEnabled()
+
+    real = str(resolve().path)
+    monkeypatch.setattr(dialog, "ask_model_path", lambda: real)
+    with qtbot.waitSignal(dialog.verified, timeout=30000) as blocker:
+        dialog.browse.click()
+    assert blocker.args == [True]
+    assert ok.isEnabled() and "Apache-2.0" in dialog.model_status.text()
+    dialog.reject()
+
+
+@pytest.mark.model
+def test_a_missing_model_is_fixed_in_settings_and_loads_with_progress(qtbot, make_window, settings, tmp_path):
+    settings.model = str(tmp_path / "gone.gguf")
+    window = make_window(load_model=False)
+    with qtbot.waitSignal(window.model_failed, timeout=30000):
+        window.load_model()
+    window.messages.bars["model"].buttons[0].click()  # "Open Settings"
+    dialog = window.settings_dialog
+    with qtbot.waitSignal(dialog.verified, timeout=30000) as blocker:
+        pass
+    assert blocker.args == [False]
+    real = str(resolve().path)
+    dialog.ask_model_path = lambda: real
+    with qtbot.waitSignal(dialog.verified, timeout=30000) as blocker:
+        dialog.browse.click()
+    assert blocker.args == [True]
+
+    seen: list[int] = []
+    window.load_progress.valueChanged.connect(seen.append)
+    with qtbot.waitSignal(window.model_ready, timeout=120000):
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+        assert window.load_progress.isVisible() and not window.practice.correct_button.isEnabled()
+    assert settings.model == real
+    assert seen and max(seen) == 100 and window.load_progress.isHidden()
+    assert window.practice.correct_button.isEnabled() and window.messages.message("model") == ""
+    assert "smollm2-135m" in window.model_label.text()
+    window.tutor.close()
+
+
+def test_about_shows_the_model_licence(qtbot, make_window, engine):
+    window = make_window(tutor=engine)
+    window.about_action.trigger()
+    box = window.about_box
+    assert box is not None and box.isVisible()
+    assert engine.model.licence in box.text() and engine.model.name in box.text()
+    box.close()
+
+
+def test_about_without_a_model_says_so(make_window):
+    window = make_window()
+    window.show_about()
+    assert "No model is loaded" in window.about_box.text()
+    window.about_box.close()
+
+
+def test_grammar_tutor_without_arguments_opens_the_window(qtbot, settings, db_path, tmp_path, monkeypatch):
+    import app.main
+    from app.launch import main
+
+    monkeypatch.setattr(app.main, "AppSettings", lambda: settings)  # never the user's own settings
+    settings.model = str(tmp_path / "absent.gguf")  # fails at once: this test is about start-up, not the model
+    monkeypatch.setattr(app.main.logging, "basicConfig", lambda **kwargs: None)
+    seen: dict[str, object] = {}
+
+    def look_then_close() -> None:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+        if not windows or windows[0].loading:
+            QTimer.singleShot(50, look_then_close)
+            return
+        window = windows[0]
+        seen["db"] = window.db
+        seen["message"] = window.messages.message("model")
+        seen["hook"] = app.main.sys.excepthook
+        window.close()
+
+    QTimer.singleShot(100, look_then_close)
+    assert main(["--db", str(db_path)]) == 0
+    assert seen["db"] == str(db_path) and "absent.gguf" in str(seen["message"])
+    assert seen["hook"] is not app.main.sys.__excepthook__  # errors in slots become messages while it runs
+    assert app.main.sys.excepthook is app.main.sys.__excepthook__
+    assert os.path.exists(db_path)
