@@ -1,4 +1,4 @@
-"""The `grammar-tutor` command: no arguments opens the app; subcommands are for scripting."""
+"""The scripting CLI of `grammar-tutor` (correct, eval, history, bench, lab); app.launch opens the GUI."""
 
 from __future__ import annotations
 
@@ -43,10 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        from app.main import run_app  # the GUI is imported only when asked for
-
-        return run_app(db=args.db)
+    if args.command is None:  # the app is opened by app.launch, the installed entry point
+        parser.print_help()
+        return 0
     try:
         return int(args.handler(args) or 0)
     except TutorError as exc:

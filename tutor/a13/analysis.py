@@ -149,7 +149,7 @@ class _Sentence:
             if n in lists["plural_pronouns"]:
                 return None, True
             if n in lists["clause_breaks"]:
-                if not saw_noun and n in ("and", "but", "or", ","):
+                if not saw_noun and n in ("and", "but", "or"):
                     continue  # 'she explains … and write': coordinated verbs share the subject
                 break
             if n.isalpha() and n not in lists["adverbs_between"] and n not in lists["determiners"] \
@@ -252,9 +252,9 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         if have_j is not None:
             ok = "participle" in vk
             strength = 2
-            if not ok and ("base" in vk or "present" in vk) and w.norm in lists["noun_like_verbs"] \
+            if not ok and ("base" in vk or "present" in vk) and w.norm in lists["mass_noun_verbs"] \
                     and prev == i - 1 and s.norm(prev) in ("have", "has", "had"):
-                strength = 1  # 'I have work tomorrow': a noun may follow have
+                strength = 1  # 'I have work tomorrow': a noun with no article may follow have
             out.append(_cell_option(scope, verb, "past participle", person, w, w.start, written_text,
                                     not ok, strength, 0.0, "correct" if ok else "wrong_participle",
                                     "after have"))
