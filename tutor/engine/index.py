@@ -159,6 +159,43 @@ def token_trie(vocab: Vocabulary) -> TokenTrie:
     return trie
 
 
+def token_classes(dfa: ClassDFA, states: np.ndarray, depth: int) -> np.ndarray:
+    """Return a class for each of `states` such that states in one class allow the same tokens.
+
+    Two states allow the same tokens (EOS aside) when the same byte strings of up to `depth` bytes
+    keep them alive: at most `depth` rounds of Moore's refinement on liveness alone. States not
+    listed count as all different.
+    """
+    n = dfa.n_states
+    classes = np.arange(n, dtype=np.int64) + 1  # unlisted states: their own class (0 is taken)
+    classes[states] = 0
+    rows = dfa.table[states]
+    n_classes = 1
+    for _ in range(depth):
+        signature = np.where(rows >= 0, classes[np.maximum(rows, 0)], -1)
+        _, refined = np.unique(signature, axis=0, return_inverse=True)
+        refined = refined.reshape(-1)
+        count = int(refined.max()) + 1 if refined.size else 0
+        if count == n_classes:
+            break
+        classes[states] = refined - n - 1  # keep listed classes apart from the unlisted ids
+        n_classes = count
+    return classes[states]
+
+
+def _live_depth(trie: TokenTrie, live_bytes: np.ndarray) -> int:
+    """Return the length of the longest piece made only of bytes in live_bytes (bool [256])."""
+    depth = 0
+    frontier = np.array([0])
+    while frontier.size:
+        counts = trie.child_count[frontier]
+        rep = np.repeat(np.arange(frontier.size), counts)
+        child = trie.child_start[frontier][rep] + (np.arange(rep.size) - (np.cumsum(counts) - counts)[rep])
+        frontier = child[live_bytes[trie.node_byte[child]]]
+        depth += bool(frontier.size)
+    return depth
+
+
 @dataclass
 class _Walk:
     """Tokens reached by a trie walk: per hit, the start index, the token, the end state and the count."""
@@ -369,17 +406,29 @@ def build_index(
     for fam in families:
         in_family[fam.ids[fam.ids >= 0]] = True
 
-    # Plain states: every state at once, through the real table.
+    # Plain states: one walk for all of them, from one representative per class of states that
+    # no token can tell apart (a counted repetition has a handful of classes, not one per count).
     plain = np.flatnonzero(~in_family)
-    got, _ = walk(trie, dfa.table, plain.astype(np.int64), plain.astype(np.int64), byte_class=dfa.byte_class)
+    if plain.size > 32:
+        live_bytes = (dfa.table[plain] >= 0).any(axis=0)[dfa.byte_class]
+        same = token_classes(dfa, plain, _live_depth(trie, live_bytes))
+        reps, rep_of = np.unique(same, return_inverse=True)
+        rep_of = rep_of.reshape(-1)
+    else:
+        reps, rep_of = plain, np.arange(plain.size)
+    first = np.zeros(reps.size, dtype=np.int64)
+    first[rep_of[::-1]] = plain[::-1]
+    got, _ = walk(trie, dfa.table, np.arange(reps.size, dtype=np.int64), first, byte_class=dfa.byte_class)
     order = np.argsort(got.origin, kind="stable")
     tokens = got.token[order]
-    bounds = np.searchsorted(got.origin[order], np.append(plain, n)) if plain.size else np.zeros(1, int)
-    for k, s in enumerate(plain.tolist()):
-        allowed = tokens[bounds[k] : bounds[k + 1]]
-        if dfa.accepting[s]:
-            allowed = np.concatenate([allowed, eog])
-        state_set[s] = sets.add_ids(allowed)
+    bounds = np.searchsorted(got.origin[order], np.arange(reps.size + 1))
+    done: dict[tuple[int, bool], int] = {}
+    for s, r in zip(plain.tolist(), rep_of.tolist(), strict=True):
+        key = (r, bool(dfa.accepting[s]))
+        if key not in done:
+            allowed = tokens[bounds[r] : bounds[r + 1]]
+            done[key] = sets.add_ids(np.concatenate([allowed, eog]) if key[1] else allowed)
+        state_set[s] = done[key]
     state_set[n] = sets.add_ids(eog)
 
     if families:
