@@ -86,6 +86,27 @@ def correct(window, sentence: str):
     return wait_for(window.correction_done)[0]
 
 
+def shoot_while_decoding(window, sentence: str, path: Path) -> None:
+    """Correct a sentence and grab the window once part of the model's output has streamed in."""
+    practice = window.practice
+    stream = practice.append_token
+    taken: list[Path] = []
+
+    def spy(text: str) -> None:
+        stream(text)
+        if '"person"' in practice.streamed and not taken:
+            taken.append(path)
+            practice.layout().activate()  # no event loop here (the job is still running): lay out now
+            window.grab().save(str(path))  # no event loop here: the job is still running
+            print(f"wrote {path}")
+
+    practice.append_token = spy
+    try:
+        correct(window, sentence)
+    finally:
+        practice.append_token = stream
+
+
 def fill_history(tutor, db: Path) -> None:
     """Correct DEMO_HISTORY with the real engine and save it with dates spread over four weeks."""
     from tutor.store import Store
@@ -130,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     settle(300)
 
+    shoot_while_decoding(window, "She has went to the bank.", args.out / "learner-decoding.png")
     correct(window, "My brother goed to the cinema last night.")
     save(window, args.out, "learner-error.png")
     correct(window, "She has two cats.")
@@ -139,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
 
     window.show_tab(1)
     save(window, args.out, "history.png")
+
+    window.open_settings()
+    wait_for(window.settings_dialog.verified)
+    save(window.settings_dialog, args.out, "settings.png")
+    window.settings_dialog.reject()
 
     window.show_tab(2)
     window.teacher.lock_page.passphrase.setText("maestra-2026")
@@ -158,9 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     settings.language = "en"
 
     window.messages.dismiss("save")
-    broken = MainWindow(settings, db=str(tmp / "broken.db"), tutor=None, load_model=False)
     (tmp / "broken.db").write_bytes(b"not a database" * 64)
-    broken.open_store()
+    broken = MainWindow(settings, db=str(tmp / "broken.db"), tutor=None, load_model=False)
     settings.model = str(tmp / "missing-model.gguf")
     broken.resize(960, 720)
     broken.show()

@@ -4,163 +4,163 @@
 <context>
     <name>Dashboard</name>
     <message>
-        <location filename="../views/teacher.py" line="220" />
+        <location filename="../views/teacher.py" line="231" />
         <source>Lea&amp;rners:</source>
         <translation>Alu&amp;mnos:</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="221" />
+        <location filename="../views/teacher.py" line="232" />
         <source>Learners</source>
         <translation>Alumnos</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="222" />
+        <location filename="../views/teacher.py" line="233" />
         <source>Statistics</source>
         <translation>Estadísticas</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="223" />
+        <location filename="../views/teacher.py" line="234" />
         <source>History</source>
         <translation>Historial</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="224" />
+        <location filename="../views/teacher.py" line="235" />
         <source>Latency</source>
         <translation>Latencia</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="225" />
+        <location filename="../views/teacher.py" line="236" />
         <source>E&amp;xport CSV…</source>
         <translation>&amp;Exportar CSV…</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="226" />
+        <location filename="../views/teacher.py" line="237" />
         <source>Save the selected learner's history (or everyone's) as CSV</source>
         <translation>Guardar como CSV el historial del alumno elegido (o de todos)</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="227" />
+        <location filename="../views/teacher.py" line="238" />
         <source>Refre&amp;sh</source>
         <translation>Actuali&amp;zar</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="228" />
+        <location filename="../views/teacher.py" line="239" />
         <source>Loc&amp;k</source>
         <translation>&amp;Bloquear</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="230" />
-        <location filename="../views/teacher.py" line="252" />
+        <location filename="../views/teacher.py" line="241" />
+        <location filename="../views/teacher.py" line="263" />
         <source>All learners</source>
         <translation>Todos los alumnos</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="285" />
+        <location filename="../views/teacher.py" line="296" />
         <source>Computing statistics…</source>
         <translation>Calculando las estadísticas…</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="299" />
+        <location filename="../views/teacher.py" line="310" />
         <source>reading the statistics</source>
         <translation>se leían las estadísticas</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="304" />
+        <location filename="../views/teacher.py" line="315" />
         <source>No mistakes yet.</source>
         <translation>Todavía no hay errores.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="306" />
+        <location filename="../views/teacher.py" line="317" />
         <source>Mistakes per verb</source>
         <translation>Errores por verbo</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="307" />
-        <location filename="../views/teacher.py" line="313" />
-        <location filename="../views/teacher.py" line="319" />
-        <location filename="../views/teacher.py" line="325" />
+        <location filename="../views/teacher.py" line="318" />
+        <location filename="../views/teacher.py" line="324" />
+        <location filename="../views/teacher.py" line="330" />
+        <location filename="../views/teacher.py" line="336" />
         <source>mistakes</source>
         <translation>errores</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="312" />
+        <location filename="../views/teacher.py" line="323" />
         <source>Mistakes per tense</source>
         <translation>Errores por tiempo verbal</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="318" />
+        <location filename="../views/teacher.py" line="329" />
         <source>Mistakes per person</source>
         <translation>Errores por persona</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="324" />
+        <location filename="../views/teacher.py" line="335" />
         <source>Corrections per week</source>
         <translation>Correcciones por semana</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="325" />
-        <location filename="../views/teacher.py" line="364" />
+        <location filename="../views/teacher.py" line="336" />
+        <location filename="../views/teacher.py" line="373" />
         <source>corrections</source>
         <translation>correcciones</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="327" />
+        <location filename="../views/teacher.py" line="338" />
         <source>No corrections yet.</source>
         <translation>Todavía no hay correcciones.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="333" />
+        <location filename="../views/teacher.py" line="344" />
         <source>No timings yet: correct a sentence first.</source>
         <translation>Todavía no hay tiempos: corrige primero una frase.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="334" />
+        <location filename="../views/teacher.py" line="345" />
         <source>Masking time per token</source>
         <translation>Tiempo de máscara por token</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="334" />
-        <location filename="../views/teacher.py" line="366" />
+        <location filename="../views/teacher.py" line="345" />
+        <location filename="../views/teacher.py" line="375" />
         <source>No timings yet.</source>
         <translation>Todavía no hay tiempos.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="340" />
+        <location filename="../views/teacher.py" line="350" />
         <source>{0}: {1} corrections · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs</source>
         <translation>{0}: {1} correcciones · máscara p50 {2:.1f} µs/token, p99 {3:.1f} µs, máx. {4:.1f} µs</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="342" />
+        <location filename="../views/teacher.py" line="351" />
         <source>unknown model</source>
         <translation>modelo desconocido</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="361" />
+        <location filename="../views/teacher.py" line="372" />
         <source>Masking time per token (µs, median of each correction) · {0}</source>
         <translation>Tiempo de máscara por token (µs, mediana de cada corrección) · {0}</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="374" />
+        <location filename="../views/teacher.py" line="383" />
         <source>Export history as CSV</source>
         <translation>Exportar el historial como CSV</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="374" />
+        <location filename="../views/teacher.py" line="383" />
         <source>CSV files (*.csv)</source>
         <translation>Archivos CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="386" />
+        <location filename="../views/teacher.py" line="395" />
         <source>Exporting…</source>
         <translation>Exportando…</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="392" />
+        <location filename="../views/teacher.py" line="401" />
         <source>Exported {0} corrections to {1}.</source>
         <translation>Se exportaron {0} correcciones a {1}.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="397" />
+        <location filename="../views/teacher.py" line="406" />
         <source>exporting the history</source>
         <translation>se exportaba el historial</translation>
     </message>
@@ -191,57 +191,57 @@
 <context>
     <name>HistoryModel</name>
     <message>
-        <location filename="../models.py" line="128" />
+        <location filename="../models.py" line="126" />
         <source>Learner</source>
         <translation>Alumno</translation>
     </message>
     <message>
-        <location filename="../models.py" line="129" />
+        <location filename="../models.py" line="127" />
         <source>When</source>
         <translation>Cuándo</translation>
     </message>
     <message>
-        <location filename="../models.py" line="130" />
+        <location filename="../models.py" line="128" />
         <source>Sentence</source>
         <translation>Frase</translation>
     </message>
     <message>
-        <location filename="../models.py" line="131" />
+        <location filename="../models.py" line="129" />
         <source>Verb</source>
         <translation>Verbo</translation>
     </message>
     <message>
-        <location filename="../models.py" line="132" />
+        <location filename="../models.py" line="130" />
         <source>Tense</source>
         <translation>Tiempo</translation>
     </message>
     <message>
-        <location filename="../models.py" line="133" />
+        <location filename="../models.py" line="131" />
         <source>Person</source>
         <translation>Persona</translation>
     </message>
     <message>
-        <location filename="../models.py" line="134" />
+        <location filename="../models.py" line="132" />
         <source>Correct form</source>
         <translation>Forma correcta</translation>
     </message>
     <message>
-        <location filename="../models.py" line="135" />
+        <location filename="../models.py" line="133" />
         <source>Result</source>
         <translation>Resultado</translation>
     </message>
     <message>
-        <location filename="../models.py" line="173" />
+        <location filename="../models.py" line="169" />
         <source>out of scope</source>
         <translation>fuera de alcance</translation>
     </message>
     <message>
-        <location filename="../models.py" line="174" />
+        <location filename="../models.py" line="170" />
         <source>correct</source>
         <translation>correcta</translation>
     </message>
     <message>
-        <location filename="../models.py" line="174" />
+        <location filename="../models.py" line="170" />
         <source>mistake</source>
         <translation>error</translation>
     </message>
@@ -249,102 +249,102 @@
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../views/history.py" line="137" />
+        <location filename="../views/history.py" line="146" />
         <source>Ver&amp;b:</source>
         <translation>Ver&amp;bo:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="138" />
+        <location filename="../views/history.py" line="147" />
         <source>Ten&amp;se:</source>
         <translation>T&amp;iempo:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="139" />
+        <location filename="../views/history.py" line="148" />
         <source>Pe&amp;rson:</source>
         <translation>Pe&amp;rsona:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="140" />
+        <location filename="../views/history.py" line="149" />
         <source>Fro&amp;m:</source>
         <translation>&amp;Desde:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="141" />
+        <location filename="../views/history.py" line="150" />
         <source>T&amp;o:</source>
         <translation>Ha&amp;sta:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="142" />
+        <location filename="../views/history.py" line="151" />
         <source>Sear&amp;ch:</source>
         <translation>Bus&amp;car:</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="143" />
+        <location filename="../views/history.py" line="152" />
         <source>Words from the sentence…</source>
         <translation>Palabras de la frase…</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="144" />
+        <location filename="../views/history.py" line="153" />
         <source>From date</source>
         <translation>Fecha de inicio</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="145" />
+        <location filename="../views/history.py" line="154" />
         <source>To date</source>
         <translation>Fecha de fin</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="146" />
+        <location filename="../views/history.py" line="155" />
         <source>Show &amp;all</source>
         <translation>&amp;Mostrar todo</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="147" />
+        <location filename="../views/history.py" line="156" />
         <source>Review my mista&amp;kes</source>
         <translation>Repasar mis &amp;errores</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="148" />
+        <location filename="../views/history.py" line="157" />
         <source>Practise again the sentences you got wrong</source>
         <translation>Vuelve a practicar las frases en las que te equivocaste</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="149" />
+        <location filename="../views/history.py" line="158" />
         <source>Corrections, newest first</source>
         <translation>Correcciones, las más recientes primero</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="150" />
+        <location filename="../views/history.py" line="159" />
         <source>All verbs</source>
         <translation>Todos los verbos</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="151" />
+        <location filename="../views/history.py" line="160" />
         <source>All tenses</source>
         <translation>Todos los tiempos</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="152" />
+        <location filename="../views/history.py" line="161" />
         <source>All persons</source>
         <translation>Todas las personas</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="212" />
+        <location filename="../views/history.py" line="221" />
         <source>The history is not available.</source>
         <translation>El historial no está disponible.</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="214" />
+        <location filename="../views/history.py" line="223" />
         <source>No corrections match.</source>
         <translation>Ninguna corrección coincide.</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="216" />
+        <location filename="../views/history.py" line="225" />
         <source>1 correction</source>
         <translation>1 corrección</translation>
     </message>
     <message>
-        <location filename="../views/history.py" line="216" />
+        <location filename="../views/history.py" line="225" />
         <source>{0} corrections</source>
         <translation>{0} correcciones</translation>
     </message>
@@ -395,27 +395,27 @@
 <context>
     <name>LearnerBar</name>
     <message>
-        <location filename="../views/learners.py" line="132" />
+        <location filename="../views/learners.py" line="133" />
         <source>&amp;Learner:</source>
         <translation>A&amp;lumno:</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="133" />
+        <location filename="../views/learners.py" line="134" />
         <source>Learner</source>
         <translation>Alumno</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="134" />
+        <location filename="../views/learners.py" line="135" />
         <source>Choose or create a learner</source>
         <translation>Elige o crea un alumno</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="135" />
+        <location filename="../views/learners.py" line="136" />
         <source>&amp;New learner…</source>
         <translation>&amp;Nuevo alumno…</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="189" />
+        <location filename="../views/learners.py" line="190" />
         <source>That PIN is not right.</source>
         <translation>Ese PIN no es correcto.</translation>
     </message>
@@ -428,67 +428,67 @@
 <context>
     <name>LockPage</name>
     <message>
-        <location filename="../views/teacher.py" line="94" />
+        <location filename="../views/teacher.py" line="102" />
         <source>Passphr&amp;ase:</source>
         <translation>&amp;Contraseña:</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="95" />
+        <location filename="../views/teacher.py" line="103" />
         <source>Repeat &amp;it:</source>
         <translation>&amp;Repítela:</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="96" />
+        <location filename="../views/teacher.py" line="104" />
         <source>Teacher passphrase</source>
         <translation>Contraseña del profesor</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="97" />
+        <location filename="../views/teacher.py" line="105" />
         <source>Repeat the teacher passphrase</source>
         <translation>Repite la contraseña del profesor</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="99" />
+        <location filename="../views/teacher.py" line="107" />
         <source>Choose a teacher passphrase</source>
         <translation>Elige una contraseña de profesor</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="102" />
+        <location filename="../views/teacher.py" line="110" />
         <source>Teacher review shows every learner's history. Choose a passphrase of at least {0} characters; learners will need it to open this page, so keep it to yourself.</source>
         <translation>La revisión del profesor muestra el historial de todos los alumnos. Elige una contraseña de al menos {0} caracteres; hará falta para abrir esta página, así que no la compartas.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="106" />
+        <location filename="../views/teacher.py" line="114" />
         <source>Set passphrase and &amp;open</source>
         <translation>&amp;Guardar contraseña y abrir</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="108" />
+        <location filename="../views/teacher.py" line="116" />
         <source>Teacher review is locked</source>
         <translation>La revisión del profesor está bloqueada</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="109" />
+        <location filename="../views/teacher.py" line="117" />
         <source>Enter the teacher passphrase to see every learner's work.</source>
         <translation>Escribe la contraseña del profesor para ver el trabajo de todos los alumnos.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="110" />
+        <location filename="../views/teacher.py" line="118" />
         <source>&amp;Unlock</source>
         <translation>&amp;Desbloquear</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="117" />
+        <location filename="../views/teacher.py" line="125" />
         <source>The passphrase needs at least {0} characters.</source>
         <translation>La contraseña necesita al menos {0} caracteres.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="120" />
+        <location filename="../views/teacher.py" line="128" />
         <source>The two passphrases differ; type the same one twice.</source>
         <translation>Las dos contraseñas no coinciden; escribe la misma dos veces.</translation>
     </message>
     <message>
-        <location filename="../views/teacher.py" line="125" />
+        <location filename="../views/teacher.py" line="133" />
         <source>That passphrase is not right. Try again.</source>
         <translation>Esa contraseña no es correcta. Inténtalo de nuevo.</translation>
     </message>
@@ -623,8 +623,8 @@
     </message>
     <message>
         <location filename="../main_window.py" line="226" />
-        <location filename="../main_window.py" line="307" />
-        <location filename="../main_window.py" line="366" />
+        <location filename="../main_window.py" line="305" />
+        <location filename="../main_window.py" line="369" />
         <source>Try again</source>
         <translation>Reintentar</translation>
     </message>
@@ -639,77 +639,82 @@
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="287" />
+        <location filename="../main_window.py" line="285" />
         <source>Loading the model: {0}</source>
         <translation>Cargando el modelo: {0}</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="301" />
+        <location filename="../main_window.py" line="299" />
         <source>No model is loaded. Open Settings (Ctrl+,) to choose one.</source>
         <translation>No hay ningún modelo cargado. Abre Ajustes (Ctrl+,) para elegir uno.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="303" />
+        <location filename="../main_window.py" line="301" />
         <source>loading the model</source>
         <translation>se cargaba el modelo</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="307" />
+        <location filename="../main_window.py" line="305" />
         <source>Open Settings</source>
         <translation>Abrir Ajustes</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="347" />
+        <location filename="../main_window.py" line="345" />
         <source>The correction is shown but was not saved: {0}</source>
         <translation>La corrección se muestra, pero no se ha guardado: {0}</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="353" />
+        <location filename="../main_window.py" line="350" />
         <source>Choose or create a learner to keep a history of your corrections.</source>
         <translation>Elige o crea un alumno para guardar el historial de tus correcciones.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="356" />
+        <location filename="../main_window.py" line="352" />
         <source>Fixed! Press Next mistake to go on.</source>
         <translation>¡Corregido! Pulsa «Siguiente error» para seguir.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="361" />
+        <location filename="../main_window.py" line="359" />
+        <source>answered without the model (not one of the 20 verbs) · {0:.0f} ms</source>
+        <translation>respondido sin el modelo (no es uno de los 20 verbos) · {0:.0f} ms</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="364" />
         <source>correcting your sentence</source>
         <translation>se corregía tu frase</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="383" />
+        <location filename="../main_window.py" line="386" />
         <source>{0} has no mistakes to review. Well done!</source>
         <translation>{0} no tiene errores que repasar. ¡Muy bien!</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="398" />
+        <location filename="../main_window.py" line="401" />
         <source>Review finished: you went through all your mistakes.</source>
         <translation>Repaso terminado: has revisado todos tus errores.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="403" />
+        <location filename="../main_window.py" line="406" />
         <source>Review {0} of {1}: you wrote this on {2}. Fix the verb and press Ctrl+Enter.</source>
         <translation>Repaso {0} de {1}: escribiste esto el {2}. Corrige el verbo y pulsa Ctrl+Intro.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="442" />
+        <location filename="../main_window.py" line="443" />
         <source>Some translation files are missing; part of the window stays in English.</source>
         <translation>Faltan algunos archivos de traducción; parte de la ventana seguirá en inglés.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="463" />
+        <location filename="../main_window.py" line="464" />
         <source>An offline English verb tutor for Spanish speakers.</source>
         <translation>Un tutor de verbos ingleses sin conexión, para hispanohablantes.</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="468" />
+        <location filename="../main_window.py" line="469" />
         <source>Model: {0}&lt;br&gt;sha256: {1}&lt;br&gt;Licence: {2}</source>
         <translation>Modelo: {0}&lt;br&gt;sha256: {1}&lt;br&gt;Licencia: {2}</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="474" />
+        <location filename="../main_window.py" line="475" />
         <source>No model is loaded.</source>
         <translation>No hay ningún modelo cargado.</translation>
     </message>
@@ -719,7 +724,7 @@
         <translation>Acerca de grammar-tutor</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="485" />
+        <location filename="../main_window.py" line="484" />
         <source>Finishing the current job…</source>
         <translation>Terminando la tarea en curso…</translation>
     </message>
@@ -745,42 +750,42 @@
 <context>
     <name>NewLearnerDialog</name>
     <message>
-        <location filename="../views/learners.py" line="31" />
+        <location filename="../views/learners.py" line="32" />
         <source>New learner</source>
         <translation>Nuevo alumno</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="34" />
+        <location filename="../views/learners.py" line="35" />
         <source>Learner name</source>
         <translation>Nombre del alumno</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="37" />
+        <location filename="../views/learners.py" line="38" />
         <source>PIN (optional)</source>
         <translation>PIN (opcional)</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="38" />
+        <location filename="../views/learners.py" line="39" />
         <source>optional</source>
         <translation>opcional</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="43" />
+        <location filename="../views/learners.py" line="44" />
         <source>&amp;Name:</source>
         <translation>&amp;Nombre:</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="45" />
+        <location filename="../views/learners.py" line="46" />
         <source>&amp;PIN:</source>
         <translation>&amp;PIN:</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="49" />
+        <location filename="../views/learners.py" line="50" />
         <source>With a PIN, nobody else can open this learner's history.</source>
         <translation>Con un PIN, nadie más puede abrir el historial de este alumno.</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="65" />
+        <location filename="../views/learners.py" line="66" />
         <source>Type the learner's name.</source>
         <translation>Escribe el nombre del alumno.</translation>
     </message>
@@ -788,17 +793,17 @@
 <context>
     <name>PinDialog</name>
     <message>
-        <location filename="../views/learners.py" line="76" />
+        <location filename="../views/learners.py" line="77" />
         <source>PIN for {0}</source>
         <translation>PIN de {0}</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="79" />
+        <location filename="../views/learners.py" line="80" />
         <source>PIN</source>
         <translation>PIN</translation>
     </message>
     <message>
-        <location filename="../views/learners.py" line="80" />
+        <location filename="../views/learners.py" line="81" />
         <source>{0}'s history is protected. Type the &amp;PIN:</source>
         <translation>El historial de {0} está protegido. Escribe el &amp;PIN:</translation>
     </message>
@@ -806,87 +811,92 @@
 <context>
     <name>PracticeView</name>
     <message>
-        <location filename="../views/practice.py" line="181" />
+        <location filename="../views/practice.py" line="184" />
         <source>Your &amp;sentence in English:</source>
         <translation>Tu &amp;frase en inglés:</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="182" />
+        <location filename="../views/practice.py" line="185" />
         <source>For example: He goed to school yesterday.</source>
         <translation>Por ejemplo: He goed to school yesterday.</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="183" />
+        <location filename="../views/practice.py" line="186" />
         <source>Sentence to correct</source>
         <translation>Frase que corregir</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="185" />
+        <location filename="../views/practice.py" line="187" />
         <source>Type one English sentence, then press Ctrl+Enter to correct it.</source>
         <translation>Escribe una frase en inglés y pulsa Ctrl+Intro para corregirla.</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="187" />
+        <location filename="../views/practice.py" line="188" />
         <source>&amp;Correct</source>
         <translation>&amp;Corregir</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="188" />
+        <location filename="../views/practice.py" line="189" />
         <source>Correct the sentence (Ctrl+Enter)</source>
         <translation>Corregir la frase (Ctrl+Intro)</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="189" />
+        <location filename="../views/practice.py" line="190" />
         <source>Cle&amp;ar</source>
         <translation>&amp;Borrar</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="190" />
+        <location filename="../views/practice.py" line="191" />
         <source>Correcting</source>
         <translation>Corrigiendo</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="191" />
+        <location filename="../views/practice.py" line="192" />
         <source>Model output so far</source>
         <translation>Lo que el modelo ha escrito hasta ahora</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="192" />
+        <location filename="../views/practice.py" line="193" />
         <source>Ne&amp;xt mistake</source>
         <translation>&amp;Siguiente error</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="193" />
+        <location filename="../views/practice.py" line="194" />
         <source>St&amp;op review</source>
         <translation>&amp;Detener repaso</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="208" />
+        <location filename="../views/practice.py" line="209" />
         <source>Thinking…</source>
         <translation>Pensando…</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="223" />
+        <location filename="../views/practice.py" line="219" />
+        <source>Thinking… {0}</source>
+        <translation>Pensando… {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/practice.py" line="227" />
         <source>Type a sentence first, for example: She have a cat.</source>
         <translation>Escribe primero una frase, por ejemplo: She have a cat.</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="228" />
+        <location filename="../views/practice.py" line="232" />
         <source>The model is still loading; you can correct your sentence in a moment.</source>
         <translation>El modelo todavía se está cargando; podrás corregir tu frase en un momento.</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="267" />
+        <location filename="../views/practice.py" line="271" />
         <source>A sentence can have at most {0} characters, so the last {1} were cut.</source>
         <translation>Una frase puede tener como máximo {0} caracteres, así que se han quitado los últimos {1}.</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="275" />
+        <location filename="../views/practice.py" line="279" />
         <source>{0} / {1}</source>
         <translation>{0} / {1}</translation>
     </message>
     <message>
-        <location filename="../views/practice.py" line="277" />
+        <location filename="../views/practice.py" line="280" />
         <source>{0} of {1} characters used</source>
         <translation>{0} de {1} caracteres usados</translation>
     </message>
@@ -894,77 +904,77 @@
 <context>
     <name>ResultCard</name>
     <message>
-        <location filename="../views/card.py" line="153" />
+        <location filename="../views/card.py" line="165" />
         <source>Your correction appears here</source>
         <translation>Aquí aparecerá tu corrección</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="154" />
+        <location filename="../views/card.py" line="166" />
         <source>Type an English sentence above and press Ctrl+Enter.</source>
         <translation>Escribe arriba una frase en inglés y pulsa Ctrl+Intro.</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="159" />
+        <location filename="../views/card.py" line="171" />
         <source>Result</source>
         <translation>Resultado</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="164" />
+        <location filename="../views/card.py" line="176" />
         <source>That verb is not on my list yet</source>
         <translation>Ese verbo todavía no está en mi lista</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="169" />
+        <location filename="../views/card.py" line="181" />
         <source>I only correct 20 verbs, and the verb to fix in this sentence is not one of them, so I would rather not guess. Try a sentence with one of these verbs:</source>
         <translation>Solo corrijo 20 verbos y el verbo que hay que corregir en esta frase no es uno de ellos, así que prefiero no adivinar. Prueba con una frase que use uno de estos verbos:</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="182" />
+        <location filename="../views/card.py" line="194" />
         <source>Not sure</source>
         <translation>No estoy seguro</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="186" />
+        <location filename="../views/card.py" line="198" />
         <source>I am not sure about this sentence (confidence {0} %). Here is my best guess; please check it with your teacher before you learn from it.</source>
         <translation>No estoy seguro de esta frase (confianza {0} %). Esta es mi mejor suposición; compruébala con tu profesor antes de aprenderla.</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="192" />
+        <location filename="../views/card.py" line="204" />
         <source>Correct!</source>
         <translation>¡Correcto!</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="193" />
+        <location filename="../views/card.py" line="205" />
         <source>The verb is right. Well done!</source>
         <translation>El verbo está bien. ¡Muy bien!</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="196" />
+        <location filename="../views/card.py" line="208" />
         <source>Let's fix the verb</source>
         <translation>Vamos a corregir el verbo</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="203" />
+        <location filename="../views/card.py" line="215" />
         <source>Verb</source>
         <translation>Verbo</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="204" />
+        <location filename="../views/card.py" line="216" />
         <source>Tense</source>
         <translation>Tiempo</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="205" />
+        <location filename="../views/card.py" line="217" />
         <source>Person</source>
         <translation>Persona</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="209" />
+        <location filename="../views/card.py" line="221" />
         <source>In Spanish: {0}</source>
         <translation>En español: {0}</translation>
     </message>
     <message>
-        <location filename="../views/card.py" line="215" />
+        <location filename="../views/card.py" line="227" />
         <source>Confidence: {0} %</source>
         <translation>Confianza: {0} %</translation>
     </message>
@@ -972,47 +982,47 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../views/settings_dialog.py" line="35" />
+        <location filename="../views/settings_dialog.py" line="36" />
         <source>Settings</source>
         <translation>Ajustes</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="38" />
+        <location filename="../views/settings_dialog.py" line="39" />
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="41" />
+        <location filename="../views/settings_dialog.py" line="42" />
         <source> (default)</source>
         <translation> (predeterminado)</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="47" />
+        <location filename="../views/settings_dialog.py" line="48" />
         <source>&amp;Browse…</source>
         <translation>&amp;Examinar…</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="48" />
+        <location filename="../views/settings_dialog.py" line="49" />
         <source>Use a GGUF model file from your disk</source>
         <translation>Usar un archivo de modelo GGUF de tu disco</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="57" />
+        <location filename="../views/settings_dialog.py" line="58" />
         <source>Temperature</source>
         <translation>Temperatura</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="58" />
+        <location filename="../views/settings_dialog.py" line="59" />
         <source>0 always gives the most likely answer; higher values vary more</source>
         <translation>0 da siempre la respuesta más probable; los valores más altos varían más</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="63" />
+        <location filename="../views/settings_dialog.py" line="64" />
         <source>Language of the window</source>
         <translation>Idioma de la ventana</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="69" />
+        <location filename="../views/settings_dialog.py" line="70" />
         <source>&amp;Model:</source>
         <translation>&amp;Modelo:</translation>
     </message>
@@ -1027,27 +1037,27 @@
         <translation>&amp;Idioma:</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="106" />
+        <location filename="../views/settings_dialog.py" line="108" />
         <source>Choose a GGUF model</source>
         <translation>Elige un modelo GGUF</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="106" />
+        <location filename="../views/settings_dialog.py" line="108" />
         <source>GGUF models (*.gguf);;All files (*)</source>
         <translation>Modelos GGUF (*.gguf);;Todos los archivos (*)</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="127" />
+        <location filename="../views/settings_dialog.py" line="129" />
         <source>Checking the model file…</source>
         <translation>Comprobando el archivo del modelo…</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="136" />
+        <location filename="../views/settings_dialog.py" line="138" />
         <source>Verified: {0} · sha256 {1}… · licence: {2}</source>
         <translation>Verificado: {0} · sha256 {1}… · licencia: {2}</translation>
     </message>
     <message>
-        <location filename="../views/settings_dialog.py" line="146" />
+        <location filename="../views/settings_dialog.py" line="149" />
         <source>checking the model</source>
         <translation>se comprobaba el modelo</translation>
     </message>

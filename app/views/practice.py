@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
@@ -20,6 +22,8 @@ from PySide6.QtWidgets import (
 from app.views.card import ResultCard
 from app.views.panel import Panel, set_text_colour
 from tutor.api import MAX_SENTENCE_CHARS
+
+_FIELD = re.compile(r'"(\w+)":\s*"([^"]*)"')
 
 
 class SentenceEdit(QPlainTextEdit):
@@ -207,9 +211,12 @@ class PracticeView(QWidget):
         self._update_buttons()
 
     def append_token(self, text: str) -> None:
-        """Show another piece of the model's output while it decodes."""
+        """Show the model's answer as it streams in: its fields once they appear, else the raw text."""
         self.streamed += text
-        self.stream.setText(self.streamed[-400:])
+        fields = [
+            f"{key}: {value}" for key, value in _FIELD.findall(self.streamed) if key not in ("original", "written")
+        ]
+        self.stream.setText(self.tr("Thinking… {0}").format(" · ".join(fields)) if fields else self.streamed[-300:])
 
     def submit(self) -> None:
         """Ask for a correction of the current sentence, or say why not."""

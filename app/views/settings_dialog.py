@@ -70,7 +70,6 @@ class SettingsDialog(QDialog):
         model_label = QLabel(self.tr("&Model:"), self)
         model_label.setBuddy(self.model)
         form.addRow(model_label, model_row)
-        form.addRow("", self.model_status)
         temperature_label = QLabel(self.tr("&Temperature:"), self)
         temperature_label.setBuddy(self.temperature)
         form.addRow(temperature_label, self.temperature)
@@ -82,11 +81,13 @@ class SettingsDialog(QDialog):
         )
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.model_status)  # outside the form: a QFormLayout cuts wrapped labels short
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.browse.clicked.connect(self.choose_file)
         self.model.currentIndexChanged.connect(self.verify)
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("0") * 60)
         self.verify()
 
     def chosen_model(self) -> str:
@@ -138,6 +139,7 @@ class SettingsDialog(QDialog):
                     model.name, model.sha256[:12], model.licence
                 )
             )
+            self.adjustSize()
             self.verified.emit(True)
 
         def failed(exc: Exception) -> None:
@@ -145,6 +147,7 @@ class SettingsDialog(QDialog):
                 return
             set_text_colour(self.model_status, "#b3261e")
             self.model_status.setText(describe(exc, self.tr("checking the model")))
+            self.adjustSize()
             self.verified.emit(False)
 
         run_job(lambda report: resolve(choice), success=done, failure=failed, receiver=self, name="verify model")
