@@ -112,8 +112,9 @@ def measure(lab: Any, key: str, n: int, seed: int, sentences: list[str]) -> dict
             continue  # out of budget: not a complete sample
         allowed_ns.extend(sink)
         masking_ns.extend(gen.mask_ns)
+        # the unmasked baseline decodes as many tokens as the masked sample, so both pay the same context
         free = lab.decoder.generate(prompt, None, temperature=1.0, seed=seed + i,
-                                    max_tokens=workload.max_tokens)
+                                    max_tokens=max(1, len(gen.tokens)), stop_at_eos=False)
         if free.tokens:
             unmasked_ns.append((free.total_ms - free.prompt_ms) * 1e6 / len(free.tokens))
     mask_us = np.array(allowed_ns, dtype=np.float64) / 1e3

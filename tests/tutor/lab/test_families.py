@@ -126,8 +126,8 @@ def test_config_family_accepts_exactly_its_regex(byte_vocab: Vocabulary, text: s
 
 def test_json_family_and_its_judge_agree_on_examples(byte_vocab: Vocabulary) -> None:
     family = _family("a13", byte_vocab)
-    good = ('{"original":"He go.","verb":"go","tense":"present simple","person":"3rd singular",'
-            '"correct_form":"goes","spanish":"va"}').encode()
+    good = (b'{"original":"He go.","verb":"go","tense":"present simple","person":"3rd singular",'
+            b'"correct_form":"goes","spanish":"va"}')
     assert accepts(family.matcher(), good) and family.judge(good)
     for bad in (good[:-1], good.replace(b'"go"', b'"fly"'), b"{}"):
         assert not accepts(family.matcher(), bad) and not family.judge(bad)

@@ -1,0 +1,89 @@
+"""The lab commands run with small N and print what they promise: shapes and sane values."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+import pytest
+
+from tutor.cli import build_parser, main
+from tutor.lab import compliance, mask_overhead
+
+
+def last_json(text: str) -> dict:
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def lab_args(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["lab", *argv])
+
+
+def test_lab_subcommands_are_registered() -> None:
+    for name in ("mask-overhead", "compliance", "regex-vs-cfg"):
+        assert lab_args(name, "--json").experiment == name
+    args = lab_args("compliance", "--n", "3", "--workload", "zip", "--workload", "parens", "--json")
+    assert (args.n, args.workload, args.json) == (3, ["zip", "parens"], True)
+
+
+def test_regex_vs_cfg_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lab", "regex-vs-cfg", "--max-pieces", "8", "--depth", "2", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "| regex | DFA states |" in out
+    data = last_json(out)
+    assert data["strings"] == sum(3**k for k in range(1, 9)) and data["cfg_accepts"] > 0
+    assert set(data["regexes"]) == {"depth_1", "depth_2", "flat"}
+    depth1, depth2, flat = (data["regexes"][k] for k in ("depth_1", "depth_2", "flat"))
+    # a depth-limited regex only ever rejects balanced strings; the flat one only ever accepts unbalanced ones
+    assert depth1["wrongly_accepted"] == 0 and depth1["wrongly_rejected"] > depth2["wrongly_rejected"] > 0
+    assert depth2["dfa_states"] > depth1["dfa_states"]
+    assert flat["wrongly_rejected"] == 0 and flat["wrongly_accepted"] > 0
+    assert "(())" in depth1["examples_rejected"] and "(()" in flat["examples_accepted"]
+
+
+@pytest.mark.model
+def test_one_decoder_drives_all_three_families(lab_model) -> None:
+    from tutor.lab.families import load_family
+    from tutor.lab.workloads import a13_sentences, load_workloads
+
+    decoder = lab_model.decoder
+    workloads = load_workloads()[1]
+    kinds = set()
+    for name in ("zip", "parens", "a13"):
+        workload = workloads[name]
+        family = load_family(workload.grammar, lab_model.vocab)
+        prompt = lab_model.prompts(workload, 1, a13_sentences([]))[0]
+        gen = decoder.generate(prompt, family.matcher(), temperature=0.0, max_tokens=workload.max_tokens)
+        assert gen.finished and family.judge(gen.text), (name, gen.text)
+        kinds.add(family.kind)
+    assert kinds == {"regex", "cfg", "json"} and lab_model.decoder is decoder
+
+
+@pytest.mark.model
+def test_compliance_small_n(lab_model, dev_set_path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = lab_args("compliance", "--n", "2", "--workload", "zip", "--workload", "parens", "--workload", "a13",
+                    "--dev-set", str(dev_set_path), "--dev-n", "1", "--json")
+    assert compliance.report(lab_model, args) == 0
+    out = capsys.readouterr().out
+    data = last_json(out)
+    assert set(data) == {"zip", "parens", "a13"}
+    for name, row in data.items():
+        assert set(row) == {"n", "constrained_valid", "unconstrained_valid", "p50_ms"}
+        assert row["n"] == 2 and row["constrained_valid"] == 2, name  # the mask admits only valid outputs
+        assert 0 <= row["unconstrained_valid"] <= 2 and row["p50_ms"] > 0
+    assert "| zip | regex | 2 |" in out and "a13 dev set (1 items, greedy)" in out
+
+
+@pytest.mark.model
+def test_mask_overhead_small_n(lab_model, capsys: pytest.CaptureFixture[str]) -> None:
+    args = lab_args("mask-overhead", "--n", "1", "--json")
+    assert mask_overhead.report(lab_model, args) == 0
+    out = capsys.readouterr().out
+    data = last_json(out)
+    assert set(data) == {"regex", "cfg", "json_precompiled", "json_rederived"}
+    for key, row in data.items():
+        assert set(row) == {"mask_p50_us", "mask_p99_us", "overhead_pct"}, key
+        assert all(math.isfinite(v) and v > 0 for v in row.values()), (key, row)
+        assert row["mask_p99_us"] >= row["mask_p50_us"]
+    assert "| json_rederived | a13.schema.json |" in out
