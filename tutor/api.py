@@ -39,6 +39,8 @@ class Settings:
     private_fields: bool = True  # the model writes the word as written before the answer
     spanish_choice: bool = True  # the model picks among the accepted Spanish forms
     jump_forward: bool = True
+    table: bool = True  # correct_form and spanish follow the chosen cell (off: the plain JSON Schema FSM)
+    pin_original: bool = True  # `original` is forced to the learner's sentence
     max_tokens: int = 160
 
     def to_dict(self) -> dict[str, Any]:
@@ -141,6 +143,8 @@ class Tutor:
                 timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6),
                 model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
             )
+        if not st.table:
+            return self._correct_with_schema(original, analysis, on_token, t0)
         options = select_options(analysis, use_facts=st.facts)
         answers = answers_for(options, spanish_choice=st.spanish_choice)
         if not st.priors:
@@ -169,6 +173,51 @@ class Tutor:
             error_start=opt.start if opt.is_error else None, error_end=opt.end if opt.is_error else None,
             explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
             model_sha256=self.model.sha256, settings=st.to_dict(),
+        )
+
+    def schema_grammar(self):
+        """Return the compiled grammars/a13.schema.json for this model's vocabulary (cached on disk)."""
+        if getattr(self, "_schema_grammar", None) is None:
+            from tutor.engine.dfa_matcher import compile_json_schema
+            from tutor.engine.vocab import load_vocabulary
+            from tutor.resources import grammar_path
+
+            vocab = load_vocabulary(self.model.path)
+            schema = json.loads(grammar_path("a13.schema.json").read_text(encoding="utf-8"))
+            self._schema_grammar = compile_json_schema(schema, vocab)
+        return self._schema_grammar
+
+    def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
+        """The plain path: the model fills the JSON Schema freely (no table, no facts)."""
+        from tutor.decoding.choices import PinnedPrefixMatcher
+        from tutor.engine.dfa_matcher import DFAMatcher
+
+        st = self.settings
+        prefix, request = render(original, self.model.prompt_format, private=False)
+        matcher = DFAMatcher(self.schema_grammar())
+        if st.pin_original:
+            literal = ('{"original":' + json.dumps(original, ensure_ascii=False)).encode("utf-8")
+            matcher = PinnedPrefixMatcher(literal, matcher, self.piece_index)
+        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
+        gen = self.decoder.generate(tokens, matcher, temperature=st.temperature, seed=st.seed,
+                                    max_tokens=400, jump_forward=st.jump_forward,
+                                    on_text=(lambda b: on_token(b.decode("utf-8", "replace"))) if on_token else None)
+        output = json.loads(gen.text)
+        output["confidence"] = round(float(np.exp(gen.logprob)), 4)
+        cell_key = (output["verb"], output["tense"], output["person"])
+        match = next((o for o in analysis.options if o.cell.key == cell_key), None)
+        is_error = match.is_error if match else True
+        mask_us = [ns / 1000 for ns in gen.mask_ns]
+        return CorrectionResult(
+            original=original, output=output, out_of_scope=False, is_correct=not is_error,
+            confidence=output["confidence"], explanation_en="", explanation_es="",
+            timings=Timings(prompt_ms=gen.prompt_ms, forward_ms=gen.forward_ms,
+                            mask_p50_us=float(np.percentile(mask_us, 50)) if mask_us else 0.0,
+                            mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
+                            mask_max_us=max(mask_us, default=0.0), tokens_sampled=gen.n_sampled,
+                            tokens_forced=gen.n_forced, total_ms=(time.perf_counter_ns() - t0) / 1e6,
+                            mask_us=tuple(mask_us)),
+            model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
         )
 
     def _decode(self, original: str, answers: list[Answer], on_token: Callable[[str], None] | None):

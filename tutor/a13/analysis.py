@@ -266,7 +266,9 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
             if verbal or doubtful_for:
                 ok = pn == "to" and "base" in vk
                 noun_like = w.norm in lists["noun_like_verbs"]
-                strength = 1 if (pn == "to" and not ok and noun_like) or doubtful_for else 2
+                # after 'want to' / 'need to' a noun reading ('to studies') is impossible
+                governed = pn == "to" and s.norm(s.prev_index(prev)) in lists["catenatives"]
+                strength = 1 if (pn == "to" and not ok and noun_like and not governed) or doubtful_for else 2
                 written = _span_text(words, prev, i)
                 out.append(_cell_option(scope, verb, "infinitive", person, w, words[prev].start, written,
                                         not ok, strength, 0.0, "correct" if ok else "infinitive_form",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-_SWITCHES = ("facts", "priors", "private_fields", "spanish_choice", "jump_forward")
+_SWITCHES = ("facts", "priors", "private_fields", "spanish_choice", "jump_forward", "table", "pin_original")
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:

@@ -129,3 +129,62 @@ class ChoiceMatcher:
         """Return the index of the completed string, once there is exactly one."""
         done = [k for k in self.alive if len(self.strings[k]) == self.pos]
         return done[0] if len(done) == 1 else None
+
+
+class PinnedPrefixMatcher:
+    """Force a literal prefix (e.g. `{"original":"<sentence>"`), then hand over to an inner matcher.
+
+    The inner matcher is advanced through the literal too, so its grammar still governs everything
+    after it; nothing is recompiled per request.
+    """
+
+    def __init__(self, prefix: bytes, inner, index: PieceIndex) -> None:
+        self.prefix = prefix
+        self.inner = inner
+        self.index = index
+        self.reset()
+
+    def reset(self) -> None:
+        """Return to the start."""
+        self.pos = 0
+        self.inner.reset()
+
+    def _in_prefix(self) -> bool:
+        return self.pos < len(self.prefix)
+
+    def allowed(self) -> AllowedSet:
+        """Return the pieces that spell the next bytes of the literal, or the inner matcher's set."""
+        if not self._in_prefix():
+            return self.inner.allowed()
+        ids: list[int] = []
+        rest = self.prefix[self.pos:]
+        for j in range(1, min(self.index.max_len, len(rest)) + 1):
+            ids.extend(self.index.by_bytes.get(rest[:j], ()))
+        return AllowedSet(np.asarray(ids, dtype=np.int64), False)
+
+    def advance(self, token_id: int) -> None:
+        """Consume one token."""
+        self.advance_bytes(self.index.pieces[token_id])
+
+    def advance_bytes(self, data: bytes) -> None:
+        """Consume bytes: first through the literal, then through the inner matcher."""
+        if self._in_prefix():
+            rest = self.prefix[self.pos:]
+            if not (rest.startswith(data) or data.startswith(rest)):
+                raise TokenRejected(f"bytes {data!r} leave the pinned literal at byte {self.pos}")
+        self.inner.advance_bytes(data)
+        self.pos += len(data)
+
+    def is_accepting(self) -> bool:
+        """Return True when past the literal and the inner matcher accepts."""
+        return not self._in_prefix() and self.inner.is_accepting()
+
+    def is_finished(self) -> bool:
+        """Return True when past the literal and the inner matcher is finished."""
+        return not self._in_prefix() and self.inner.is_finished()
+
+    def forced_bytes(self) -> bytes:
+        """Return the rest of the literal (plus what the inner matcher forces after it)."""
+        if self._in_prefix():
+            return self.prefix[self.pos:]
+        return self.inner.forced_bytes()
