@@ -42,8 +42,8 @@ def test_installed_package_finds_its_data_from_another_folder(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "-q",
                     "--target", str(target), str(ROOT)], check=True)
     code = ("import tutor.resources as r, tutor.scope as s; "
-            "assert str(r.folder('data')).startswith(%r), r.folder('data'); "
-            "print(len(s.load_scope().cells))") % str(target)
+            f"assert str(r.folder('data')).startswith({str(target)!r}), r.folder('data'); "
+            "print(len(s.load_scope().cells))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target)},
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "300"
