@@ -68,8 +68,11 @@ def read_regex(path: Path) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-def load_family(name_or_path: str | Path, vocab: Any) -> Family:
-    """Return the family of a grammar file compiled against `vocab`, choosing the compiler by extension."""
+def load_family(name_or_path: str | Path, vocab: Any, *, use_cache: bool = True) -> Family:
+    """Return the family of a grammar file compiled against `vocab`, choosing the compiler by extension.
+
+    `use_cache` False compiles a regex or schema index cold instead of loading it from the disk cache.
+    """
     path = find_grammar(name_or_path)
     kind = family_kind(path)
     name = path.name
@@ -87,14 +90,14 @@ def load_family(name_or_path: str | Path, vocab: Any) -> Family:
         from tutor.engine.dfa_matcher import compile_regex
 
         pattern = read_regex(path)
-        compiled = compile_regex(pattern, vocab)
+        compiled = compile_regex(pattern, vocab, use_cache=use_cache)
         judge = regex_judge(pattern)
         new_matcher = compiled.matcher
     else:
         from tutor.engine.dfa_matcher import compile_json_schema
 
         schema = json.loads(path.read_text(encoding="utf-8"))
-        compiled = compile_json_schema(schema, vocab)
+        compiled = compile_json_schema(schema, vocab, use_cache=use_cache)
         judge = schema_judge(schema)
         new_matcher = compiled.matcher
     compile_ms = (time.perf_counter() - t0) * 1e3

@@ -87,3 +87,30 @@ def test_mask_overhead_small_n(lab_model, capsys: pytest.CaptureFixture[str]) ->
         assert all(math.isfinite(v) and v > 0 for v in row.values()), (key, row)
         assert row["mask_p99_us"] >= row["mask_p50_us"]
     assert "| json_rederived | a13.schema.json |" in out
+
+
+def test_peers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # Peers are an optional extra: absent ones are listed as "not installed", never an error.
+    assert main(["lab", "peers", "--workload", "parens", "--peer", "llguidance", "--peer", "outlines-core",
+                 "--json"]) == 0
+    out = capsys.readouterr().out
+    data = last_json(out)["parens"]
+    ours = data["grammar-tutor"]
+    assert set(ours) == {"compile_ms", "mask_p50_us", "mask_p99_us", "note"}
+    assert ours["mask_p50_us"] > 0 and ours["mask_p99_us"] >= ours["mask_p50_us"] and ours["compile_ms"] > 0
+    outlines = next(v for k, v in data.items() if k.startswith("outlines-core"))
+    assert outlines["note"] in ("no CFG support", "not installed (pip install llguidance outlines-core)")
+    llg = next(v for k, v in data.items() if k.startswith("llguidance"))
+    assert llg["mask_p50_us"] is None or llg["mask_p50_us"] > 0
+    assert "| parens | grammar-tutor |" in out
+
+
+def test_token_paths_spell_their_text(default_model_path) -> None:
+    from tutor.engine.vocab import load_vocabulary
+    from tutor.lab.peers import a13_examples, to_lark, token_path
+
+    vocab = load_vocabulary(default_model_path)
+    for text in ["(atom(atom))", 'name="Ada"\n', *a13_examples()]:
+        path = token_path(text.encode(), vocab)
+        assert b"".join(vocab.pieces[t] for t in path) == text.encode()
+    assert to_lark('# c\nroot ::= a "x" # tail\na ::= /[a-z]+/\n') == 'start: a "x"\na: /[a-z]+/\n'
