@@ -95,23 +95,44 @@ def tokenize(sentence: str) -> list[Word]:
     return words
 
 
-def _past_context(words: list[Word], lists: dict) -> bool:
-    norms = [w.norm for w in words]
-    joined = " ".join(norms)
-    if any(p in joined for p in lists["time_past_phrases"]):
+def _clauses(words: list[Word], lists: dict) -> list[int]:
+    """Return a clause number for every word (clauses end at punctuation and conjunctions)."""
+    out, k = [], 0
+    for w in words:
+        if w.norm in lists["clause_breaks"]:
+            k += 1
+        out.append(k)
+    return out
+
+
+def _is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
+    n = norms[i]
+    if n in ("yesterday", "ago"):
         return True
+    if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
+        return True
+    return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"]
+
+
+def _time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
+    """Return, per word, 2 when a past time word is in its clause, 1 when only in another clause
+    and its own clause has no present or future time word, else 0; and whether a future word occurs."""
+    norms = [w.norm for w in words]
+    clause = _clauses(words, lists)
+    past: set[int] = set()
+    now: set[int] = set()
     for i, n in enumerate(norms):
-        if n in ("yesterday", "ago"):
-            return True
-        if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
-            return True
-        if n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"]:
-            return True
-    return False
-
-
-def _future_context(words: list[Word], lists: dict) -> bool:
-    return any(w.norm in lists["time_future"] for w in words)
+        if _is_past_cue(norms, i, lists):
+            past.add(clause[i])
+        if n in lists["time_present"] or n in lists["time_future"]:
+            now.add(clause[i])
+    joined = " ".join(norms)
+    for phrase in lists["time_past_phrases"]:
+        at = joined.find(phrase)
+        if at >= 0:
+            past.add(clause[joined[:at].count(" ")])
+    levels = [2 if clause[i] in past else (1 if past and clause[i] not in now else 0) for i in range(len(words))]
+    return levels, any(n in lists["time_future"] for n in norms)
 
 
 class _Sentence:
@@ -161,6 +182,12 @@ class _Sentence:
         """Return the subject after an auxiliary in a question ('Have you …', 'What did she …')."""
         if self.norm(i) not in _AUX_WORDS:
             return None
+        for j in range(i - 1, -1, -1):  # a subject before the auxiliary: no inversion
+            n = self.words[j].norm
+            if n in self.lists["subject_pronouns"] or n in self.lists["plural_pronouns"]:
+                return None
+            if n in self.lists["clause_breaks"]:
+                break
         k = i + 1
         if self.norm(k) == "n't":
             k += 1
@@ -190,8 +217,7 @@ def analyse(sentence: str) -> Analysis:
     words = tokenize(sentence)
     s = _Sentence(words)
     analysis = Analysis(sentence, words)
-    past_ctx = _past_context(words, lists)
-    future_ctx = _future_context(words, lists)
+    past_levels, future_ctx = _time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
         if w.norm in oos:
@@ -210,7 +236,7 @@ def analyse(sentence: str) -> Analysis:
         if all(r.kind == "ing" for r in readings):
             continue
         analysis.verb_words.append((w, readings))
-        options.extend(_options_for(i, w, readings, s, scope, past_ctx, future_ctx))
+        options.extend(_options_for(i, w, readings, s, scope, past_levels[i], future_ctx))
     analysis.options = options
     return analysis
 
@@ -221,7 +247,7 @@ def _cell_option(scope, verb: str, tense: str, person: str, w: Word, start: int,
                   error_type, rule)
 
 
-def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, scope, past_ctx: bool,
+def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, scope, past_ctx: int,
                  future_ctx: bool) -> list[Option]:
     lists = s.lists
     words = s.words
@@ -240,9 +266,13 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         will_j = prev if pn in lists["will_aux"] else None
         if will_j is None and pn == "to" and s.norm(s.prev_index(prev)) in lists["will_aux"]:
             will_j = s.prev_index(prev)
+        inverted = False
+        if will_j is None and pn in lists["subject_pronouns"] and s.norm(prev - 1) in lists["will_aux"]:
+            will_j, inverted = prev - 1, True  # a question: Will she come?
         if will_j is not None:
             ok = "base" in vk and pn != "to"
-            start = words[will_j].start if words[will_j].norm == "will" else w.start
+            adjacent = not inverted and words[will_j].norm == "will"
+            start = words[will_j].start if adjacent else w.start
             written = w.text if start == w.start else _span_text(words, will_j, i)
             out.append(_cell_option(scope, verb, "simple future", person, w, start, written, not ok, 2,
                                     0.0, "correct" if ok else "wrong_future", "after will"))
@@ -276,7 +306,7 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 continue
         # --- catenative verb + bare verb: missing 'to' -------------------------------------------
         if prev == i - 1 and _is_catenative(prev, s) and ("base" in vk or "present" in vk):
-            strength = 1 if w.norm in lists["noun_like_verbs"] else 2
+            strength = 2 if w.norm not in lists["noun_like_verbs"] or _verbal_after_for(i, s, verb) else 1
             out.append(_cell_option(scope, verb, "infinitive", person, w, w.start, written_text, True,
                                     strength, 0.0, "infinitive_form", "missing to"))
             continue
@@ -294,6 +324,19 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         # --- finite verb: present or past by the subject and the time --------------------------
         out.extend(_finite_options(verb, vk, readings, w, person, s, scope, past_ctx, future_ctx, i))
     return out
+
+
+def _is_auxiliary(i: int, s: _Sentence, verb: str) -> bool:
+    """Return True when have/be/do here is an auxiliary: its tense is read from the verb after it."""
+    if verb not in ("have", "be", "do"):
+        return False
+    j = i + 1
+    while j < len(s.words) and s.words[j].norm in s.lists["adverbs_between"]:
+        j += 1
+    nxt = s.norm(j)
+    if verb == "do":
+        return s.norm(i + 1) == "n't" or nxt in s.lists["subject_pronouns"]
+    return nxt in lexicon() or nxt.endswith(("ed", "en", "ing"))
 
 
 _PASSIVE_VERBS = {"finish", "write", "eat", "see", "do", "watch", "play", "start", "study", "want", "like", "have"}
@@ -366,7 +409,7 @@ def _after_modal_or_do(i: int, s: _Sentence) -> bool:
 
 
 def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: _Sentence, scope,
-                    past_ctx: bool, future_ctx: bool, i: int) -> list[Option]:
+                    past_ctx: int, future_ctx: bool, i: int) -> list[Option]:
     out: list[Option] = []
     mine = [r for r in readings if r.verb == verb]
     present_ok = any(r.kind == "present" and person in r.persons for r in mine)
@@ -401,10 +444,14 @@ def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: 
         return out
     etype_agree = "wrong_be" if is_be else ("wrong_have" if verb == "have" else
                                            ("missing_3sg_s" if person == "3rd singular" else "wrong_3sg"))
-    if past_ctx:
-        add("past simple", person, True, 2, 0.0, "wrong_be" if is_be else "base_for_past", "past time word")
+    if past_ctx and not _is_auxiliary(i, s, verb):
+        strong = past_ctx == 2
+        add("past simple", person, True, 2 if strong else 1, 0.0, "wrong_be" if is_be else "base_for_past",
+            "past time word")
         if present_ok:
-            add("present simple", person, False, 1, -3.0, "correct", "present agrees")
+            add("present simple", person, False, 1, -3.0 if strong else -1.0, "correct", "present agrees")
+        elif not strong:
+            add("present simple", person, True, 1, -1.0, etype_agree, "present agreement")
         return out
     if present_ok:
         add("present simple", person, False, 1 if noun_like else 2, 0.0, "correct", "present agrees")
