@@ -39,6 +39,8 @@ class PieceIndex:
             if piece and tid not in excluded:
                 self.by_bytes.setdefault(piece, []).append(tid)
         self.max_len = max((len(p) for p in self.by_bytes), default=1)
+        # every proper prefix of a piece: a lookup can stop as soon as no longer piece can match
+        self.prefixes = {p[:j] for p in self.by_bytes for j in range(1, len(p))}
         self.eog_ids = np.asarray(sorted(eog_ids), dtype=np.int32)
 
 
@@ -63,13 +65,18 @@ class ChoiceMatcher:
 
     def allowed(self) -> AllowedSet:
         """Return the ids whose piece fits some live string here, biased by the strings' priors."""
-        groups: dict[bytes, list[int]] = {}
+        windows: dict[bytes, list[int]] = {}
         for k in self.alive:
-            s = self.strings[k]
-            for j in range(1, min(self.index.max_len, len(s) - self.pos) + 1):
-                piece = s[self.pos: self.pos + j]
-                if piece in self.index.by_bytes:
-                    groups.setdefault(piece, []).append(k)
+            windows.setdefault(self.strings[k][self.pos: self.pos + self.index.max_len], []).append(k)
+        groups: dict[bytes, list[int]] = {}
+        by_bytes, prefixes = self.index.by_bytes, self.index.prefixes
+        for window, members in windows.items():
+            for j in range(1, len(window) + 1):
+                piece = window[:j]
+                if piece in by_bytes:
+                    groups.setdefault(piece, []).extend(members)
+                if piece not in prefixes:
+                    break
         ids: list[int] = []
         bias: list[float] = []
         total = self._weights(self.alive)
