@@ -153,6 +153,9 @@ def score(items: list[dict[str, Any]], predictions: dict[str, Any],
                for k, d in groups.items()},
         "items": per_item,
     }
+    conf = _confidence_report(items, predictions, per_item)
+    if conf:
+        result["confidence"] = conf
     if seconds:
         vals = sorted(seconds.values())
         result["seconds_p50"] = vals[len(vals) // 2]
@@ -164,3 +167,32 @@ def score(items: list[dict[str, Any]], predictions: dict[str, Any],
 def load_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
     """Return the JSON objects of a JSON Lines text (blank lines skipped)."""
     return [json.loads(line) for line in lines if line.strip()]
+
+
+def _confidence_report(items: list[dict[str, Any]], predictions: dict[str, Any],
+                       per_item: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Return how well `confidence` separates right from wrong answers (in-scope, non-abstaining)."""
+    pairs = []
+    for it, row in zip(items, per_item, strict=True):
+        pred = predictions.get(it["id"])
+        if it.get("gold") and isinstance(pred, dict) and isinstance(pred.get("confidence"), int | float):
+            pairs.append((float(pred["confidence"]), bool(row["all_fields_correct"])))
+    if not pairs:
+        return None
+    right = [c for c, ok in pairs if ok]
+    wrong = [c for c, ok in pairs if not ok]
+    auroc = None
+    if right and wrong:
+        wins = sum((r > w) + 0.5 * (r == w) for r in right for w in wrong)
+        auroc = wins / (len(right) * len(wrong))
+    sure = [ok for c, ok in pairs if c >= 0.5]
+    unsure = [ok for c, ok in pairs if c < 0.5]
+    return {
+        "n": len(pairs),
+        "auroc": auroc,
+        "mean_right": sum(right) / len(right) if right else None,
+        "mean_wrong": sum(wrong) / len(wrong) if wrong else None,
+        "accuracy_when_sure": sum(sure) / len(sure) if sure else None,
+        "share_sure": len(sure) / len(pairs),
+        "accuracy_when_not_sure": sum(unsure) / len(unsure) if unsure else None,
+    }

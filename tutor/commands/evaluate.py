@@ -91,6 +91,15 @@ def _print(r: dict, by: list[str]) -> None:
     if "seconds_p50" in r:
         print(f"| seconds per sentence p50 / p90 / max | {r['seconds_p50']:.2f} / {r['seconds_p90']:.2f}"
               f" / {r['seconds_max']:.2f} |")
+    c = r.get("confidence")
+    if c:
+        def fmt(x):
+            return "–" if x is None else f"{x:.3f}"
+
+        print(f"\nconfidence: AUROC right-vs-wrong {fmt(c['auroc'])}; accuracy when ≥ 0.5"
+              f" {fmt(c['accuracy_when_sure'])} ({c['share_sure']:.0%} of answers), when < 0.5"
+              f" {fmt(c['accuracy_when_not_sure'])}; mean confidence right {fmt(c['mean_right'])},"
+              f" wrong {fmt(c['mean_wrong'])}")
     for key in by:
         print(f"\nby {key}:\n| {key} | all fields right | n |\n| --- | --- | --- |")
         for value, row in r["by"][key].items():
