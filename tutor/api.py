@@ -37,7 +37,7 @@ class Settings:
     facts: bool = True  # narrow the answers with the sentence's facts (slot, subject, wrong word)
     priors: bool = True  # weight the answers by the sentence's evidence (time words, doubtful words)
     private_fields: bool = True  # the model writes the word as written before the answer
-    spanish_choice: bool = True  # the model picks among the accepted Spanish forms
+    spanish_choice: bool = False  # the model picks among the accepted Spanish forms (off: canonical form)
     jump_forward: bool = True
     table: bool = True  # correct_form and spanish follow the chosen cell (off: the plain JSON Schema FSM)
     pin_original: bool = True  # `original` is forced to the learner's sentence

@@ -13,9 +13,15 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="catalogue name or path to a .gguf file (default: the bundled model)")
     parser.add_argument("--temperature", type=float, default=0.0, help="0 = greedy (default)")
     parser.add_argument("--seed", type=int, default=None)
+    from tutor.api import Settings
+
+    defaults = Settings()
     for name in _SWITCHES:
-        flag = "--no-" + name.replace("_", "-")
-        parser.add_argument(flag, dest=name, action="store_false", help=f"switch off the '{name}' idea")
+        dashed = name.replace("_", "-")
+        if getattr(defaults, name):
+            parser.add_argument(f"--no-{dashed}", dest=name, action="store_false", help=f"switch off '{name}'")
+        else:
+            parser.add_argument(f"--{dashed}", dest=name, action="store_true", help=f"switch on '{name}'")
 
 
 def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:

@@ -132,6 +132,10 @@ class ChoiceMatcher:
                 break
         return first[:n]
 
+    def forced_completes(self) -> bool:
+        """Return True when the forced continuation ends the output (one live string is left)."""
+        return len(self.alive) == 1
+
     def chosen(self) -> int | None:
         """Return the index of the completed string, once there is exactly one."""
         done = [k for k in self.alive if len(self.strings[k]) == self.pos]

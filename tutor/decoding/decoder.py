@@ -87,12 +87,15 @@ class Decoder:
         model = self.model
         rng = np.random.default_rng(seed)
         fwd0 = model.stats.ns
-        n_prompt = model.set_context(prompt)
-        prompt_ns = model.stats.ns - fwd0
-        gen = Generation(text=b"", tokens=[], forced=[], finished=False, prompt_tokens_evaluated=n_prompt)
+        prompt_ns = 0
+        gen = Generation(text=b"", tokens=[], forced=[], finished=False)
         text = bytearray()
         if matcher is not None:
             matcher.reset()
+        # Tokens are evaluated lazily, in one batch, only when logits are needed: forced text that
+        # ends the output (the grammar has decided everything) never runs through the model.
+        pending: list[int] = []
+        in_context = False
         while len(gen.tokens) < max_tokens:
             if matcher is not None and matcher.is_finished():
                 gen.finished = True
@@ -103,17 +106,28 @@ class Decoder:
                     toks = self.forced_tokens(forced)
                     # Keep the last forced token for sampling: the natural token may run past the
                     # forced bytes (e.g. `":` rather than a bare `"`), and the mask allows it.
-                    toks = toks[:-1] if len(toks) > 1 else []
+                    # When the forced bytes end the output there is nothing to run past.
+                    completes = bool(getattr(matcher, "forced_completes", lambda: False)())
+                    if not completes:
+                        toks = toks[:-1] if len(toks) > 1 else []
                     if toks and len(gen.tokens) + len(toks) <= max_tokens:
                         data = b"".join(model.piece(t) for t in toks)
                         matcher.advance_bytes(data)
-                        model.append(toks)
+                        pending += toks
                         text += data
                         gen.tokens += toks
                         gen.forced += [True] * len(toks)
                         if on_text:
                             on_text(data)
                         continue
+            if not in_context:
+                t0 = model.stats.ns
+                gen.prompt_tokens_evaluated = model.set_context(prompt + pending)
+                prompt_ns = model.stats.ns - t0
+                in_context, pending = True, []
+            elif pending:
+                model.append(pending)
+                pending = []
             logits = model.logits()
             t0 = time.perf_counter_ns()
             if matcher is not None:
@@ -145,7 +159,7 @@ class Decoder:
             if matcher is not None and matcher.is_finished():
                 gen.finished = True
                 break
-            model.append([token])
+            pending = [token]
         gen.text = bytes(text)
         gen.prompt_ms = prompt_ns / 1e6
         gen.forward_ms = (model.stats.ns - fwd0 - prompt_ns) / 1e6
