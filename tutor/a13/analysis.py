@@ -1,9 +1,9 @@
 """Read a learner sentence: find the forms of the 20 verbs, the slot each stands in, its subject.
 
-Only facts of the sentence and of §A13 §5 are decided here (the slot after have / will / to, the
-person of a subject pronoun, the verb a written form belongs to). What the sentence leaves open
-(present or past with no time word, which of two doubtful words is wrong) becomes a set of
-options with a prior for the model to choose from.
+Only facts of the sentence and of §A13 §5 are decided here: the slot after have / will / to, the
+person of a subject, the verb a written form belongs to. What the sentence leaves open (present or
+past with no time word in the clause, a word that may be a noun, several doubtful words) becomes
+several options with a prior, for the model to choose between.
 """
 
 from __future__ import annotations
@@ -18,17 +18,19 @@ from tutor.a13.lexicon import Reading, lexicon, out_of_scope_errors
 from tutor.resources import data_path
 from tutor.scope import Cell, load_scope
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|[^\w\s]", re.UNICODE)
-_CONTRACTIONS = (("n't", "n't"), ("'ll", "'ll"), ("'ve", "'ve"), ("'re", "'re"), ("'m", "'m"), ("'d", "'d"),
-                 ("'s", "'s"))
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+(?::\d+)?|[^\w\s]", re.UNICODE)
+_CONTRACTIONS = ("n't", "'ll", "'ve", "'re", "'m", "'d", "'s")
 _NEG_STEMS = {"wo": "will", "ca": "can", "sha": "shall", "ai": "be"}
+_SENTENCE_END = {".", "!", "?"}
+_AUX_WORDS = {"have", "has", "had", "do", "does", "did", "is", "are", "am", "was", "were", "will", "can",
+              "could", "should", "would", "must", "may", "might", "'s", "'re", "'m", "'ve", "'ll", "'d"}
+_PASSIVE_VERBS = {"finish", "write", "eat", "see", "do", "watch", "play", "start", "study", "want", "like"}
 
 
 @cache
 def _lists() -> dict:
     raw = json.loads(data_path("a13", "analysis.json").read_text(encoding="utf-8"))
-    out = {k: (set(v) if isinstance(v, list) else v) for k, v in raw.items() if not k.startswith("_")}
-    return out
+    return {k: (set(v) if isinstance(v, list) else v) for k, v in raw.items() if not k.startswith("_")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +52,7 @@ class Option:
     start: int
     end: int
     is_error: bool
-    strength: int  # 2 = the sentence's own words say so; 1 = doubtful (noun-like word, weak cue)
+    strength: int  # 2: the sentence's own words say so; 1: doubtful (maybe a noun, a time word elsewhere)
     prior: float  # log-weight from the sentence's evidence; the model adds its own score
     error_type: str
     rule: str
@@ -82,17 +84,190 @@ def tokenize(sentence: str) -> list[Word]:
         text = m.group(0)
         norm = unicodedata.normalize("NFC", text).lower().replace("’", "'")
         start = m.start()
-        for suffix, label in _CONTRACTIONS:
+        for suffix in _CONTRACTIONS:
             if norm.endswith(suffix) and len(norm) > len(suffix):
                 stem = norm[: -len(suffix)]
                 stem = _NEG_STEMS.get(stem, stem) if suffix == "n't" else stem
                 cut = len(text) - len(suffix)
                 words.append(Word(text[:cut], stem, start, start + cut))
-                words.append(Word(text[cut:], label, start + cut, m.end()))
+                words.append(Word(text[cut:], suffix, start + cut, m.end()))
                 break
         else:
             words.append(Word(text, norm, start, m.end()))
     return words
+
+
+class _Sentence:
+    """The word list with the positional questions the rules ask of it."""
+
+    def __init__(self, words: list[Word]) -> None:
+        self.words = words
+        self.norms = [w.norm for w in words]
+        self.lists = _lists()
+        self.lex = lexicon()
+
+    def norm(self, j: int) -> str:
+        return self.norms[j] if 0 <= j < len(self.norms) else ""
+
+    def prev_index(self, i: int) -> int:
+        """Return the index of the word before i, skipping adverbs such as never / already / not."""
+        j = i - 1
+        while j >= 0 and self.norms[j] in self.lists["adverbs_between"]:
+            j -= 1
+        return j
+
+    def next_index(self, i: int) -> int:
+        j = i + 1
+        while j < len(self.norms) and self.norms[j] in self.lists["adverbs_between"]:
+            j += 1
+        return j
+
+    def is_verbish(self, j: int) -> bool:
+        n = self.norm(j)
+        return (n in self.lex and not n.endswith("ing")) or n in _AUX_WORDS or n in self.lists["modals"] or (
+            n in self.lists["catenatives"]) or (len(n) > 4 and n.endswith("ed"))
+
+    def is_nominal(self, j: int) -> bool:
+        """Return True for a word that can head a noun subject (not a function word or a verb)."""
+        n = self.norm(j)
+        lists = self.lists
+        if not n.isalpha() or n in self.lex or n in _AUX_WORDS or n in out_of_scope_errors():
+            return False
+        return not (n in lists["determiners"] or n in lists["adverbs_between"] or n in lists["prepositions"]
+                    or n in lists["discourse_markers"] or n in lists["non_subject_words"]
+                    or n in lists["clause_breaks"] or n in lists["modals"] or n in lists["wh_words"]
+                    or n in lists["subject_pronouns"] or n in lists["plural_pronouns"])
+
+    def _skippable_segment(self, comma: int) -> int | None:
+        """For ', who lives in Quito,' or ', Martina,' ending at `comma`, return the comma before it."""
+        k = comma - 1
+        while k >= 0 and self.norms[k] != "," and self.norms[k] not in _SENTENCE_END:
+            k -= 1
+        if k < 0 or self.norms[k] != ",":
+            return None
+        segment = self.norms[k + 1: comma]
+        if not segment:
+            return None
+        first = segment[0]
+        opens = first in self.lists["relatives"] or first in self.lists["prepositions"] or segment[:2] == ["the", "one"]
+        short_name = len(segment) <= 3 and not any(self.is_verbish(k + 1 + x) for x in range(len(segment)))
+        return k if opens or short_name else None
+
+    def subject(self, p: int) -> str | None:
+        """Return the person of the subject of the verb (group) at p; None if plural or absent."""
+        inverted = self.inverted_subject(p)
+        if inverted is not None:
+            return inverted
+        lists = self.lists
+        pronouns = lists["subject_pronouns"]
+        j = p - 1
+        while j >= 0:
+            n = self.norms[j]
+            if n in pronouns:
+                return pronouns[n]
+            if n in lists["plural_pronouns"]:
+                return None
+            if self.is_nominal(j):
+                return None if self.is_plural_noun(j) else "3rd singular"
+            if n in _SENTENCE_END or n == ":":
+                return None
+            if n == ",":
+                before = self._skippable_segment(j)
+                if before is None:
+                    return None  # ', be careful': an imperative, or no subject of its own
+                j = before - 1
+                continue
+            if n in ("and", "or", "but"):
+                # coordinated verbs share the subject of the verb before them
+                k = j - 1
+                while k >= 0 and not self.is_verbish(k) and self.norms[k] not in _SENTENCE_END:
+                    k -= 1
+                return self.subject(k) if k >= 0 and self.is_verbish(k) else None
+            if n in lists["clause_breaks"]:
+                return None
+            j -= 1
+        return None
+
+    def inverted_subject(self, i: int) -> str | None:
+        """Return the subject after an auxiliary in a question ('Have you …', 'What did she …')."""
+        if self.norm(i) not in _AUX_WORDS:
+            return None
+        for j in range(i - 1, -1, -1):  # a subject before the auxiliary: no inversion
+            n = self.norms[j]
+            if n in self.lists["subject_pronouns"] or n in self.lists["plural_pronouns"] or self.is_nominal(j):
+                return None
+            if n in self.lists["clause_breaks"] or n in _SENTENCE_END:
+                break
+        k = i + 2 if self.norm(i + 1) == "n't" else i + 1
+        nxt = self.norm(k)
+        if nxt in self.lists["subject_pronouns"] and nxt not in ("that", "this", "who"):
+            return self.lists["subject_pronouns"][nxt]
+        if nxt in self.lists["plural_pronouns"]:
+            return None
+        if nxt in self.lists["determiners"] or self.is_nominal(k):
+            return "3rd singular"  # Has your brother …? / Will the bus …?
+        return None
+
+    def governing_verb(self, j: int) -> int:
+        """Return the index of the nearest verb before j (the verb an infinitive depends on), or -1."""
+        k = j - 1
+        while k >= 0 and not self.is_verbish(k) and self.norms[k] not in _SENTENCE_END:
+            k -= 1
+        return k if k >= 0 and self.is_verbish(k) else -1
+
+    def question_aux_before(self, i: int, auxes: set[str]) -> int | None:
+        """Return the auxiliary that opens a question before i ('Has your brother came …')."""
+        k = i - 1
+        steps = 0
+        while k >= 0 and steps < 6:
+            n = self.norms[k]
+            if n in auxes:
+                start = k == 0 or self.norm(k - 1) in _SENTENCE_END | {",", ":"} or self.norm(k - 1) in (
+                    self.lists["wh_words"] | self.lists["discourse_markers"])
+                return k if start else None
+            if not (self.is_nominal(k) or n in self.lists["determiners"] or n in self.lists["adverbs_between"]
+                    or n in self.lists["subject_pronouns"] or n == "n't"):
+                return None
+            k -= 1
+            steps += 1
+        return None
+
+    def doubtful_noun(self, i: int, *, after_verb: bool = False) -> bool:
+        """Return True when word i may be a noun here ('the walk', 'at work', 'I want work.').
+
+        After a determiner or a preposition it is a noun; after a verb or a noun subject only a word
+        that can stand bare (a mass noun, a plural) with no object after it.
+        """
+        n = self.norm(i)
+        lists = self.lists
+        if n not in lists["noun_like_verbs"]:
+            return False
+        before = self.norm(i - 1)
+        if before in lists["subject_pronouns"]:
+            return False
+        if not after_verb and (before in lists["determiners"] or before in lists["prepositions"]):
+            return True
+        bare = n in lists["mass_noun_verbs"] or (n.endswith("s") and n not in ("is", "has", "does", "goes"))
+        return bare and not _verbal_after(i, self)
+
+    def is_plural_noun(self, j: int) -> bool:
+        """Return True for a plural noun head after a determiner ('the streets', 'my parents')."""
+        n = self.norm(j)
+        if not (n.endswith("s") and not n.endswith(("ss", "us", "is"))):
+            return False
+        k = j - 1
+        while k >= 0 and self.is_nominal(k) and j - k < 3:
+            k -= 1
+        return self.norm(k) in self.lists["determiners"] | {"these", "those", "many", "all", "both", "two", "three"}
+
+
+def _sentence_ids(words: list[Word]) -> list[int]:
+    out, k = [], 0
+    for w in words:
+        out.append(k)
+        if w.norm in _SENTENCE_END:
+            k += 1
+    return out
 
 
 def _clauses(words: list[Word], lists: dict) -> list[int]:
@@ -115,98 +290,37 @@ def _is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
 
 
 def _time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
-    """Return, per word, 2 when a past time word is in its clause, 1 when only in another clause
-    and its own clause has no present or future time word, else 0; and whether a future word occurs."""
+    """Return, per word, 2 when a past time word is in its clause, 1 when it is only in another clause
+    of the same sentence and its own clause has no present or future time word, else 0; and whether
+    a future time word occurs."""
     norms = [w.norm for w in words]
     clause = _clauses(words, lists)
+    sent = _sentence_ids(words)
     past: set[int] = set()
+    past_sentences: set[int] = set()
     now: set[int] = set()
     for i, n in enumerate(norms):
         if _is_past_cue(norms, i, lists):
             past.add(clause[i])
+            past_sentences.add(sent[i])
         if n in lists["time_present"] or n in lists["time_future"]:
             now.add(clause[i])
     joined = " ".join(norms)
     for phrase in lists["time_past_phrases"]:
         at = joined.find(phrase)
         if at >= 0:
-            past.add(clause[joined[:at].count(" ")])
-    levels = [2 if clause[i] in past else (1 if past and clause[i] not in now else 0) for i in range(len(words))]
+            idx = joined[:at].count(" ")
+            past.add(clause[idx])
+            past_sentences.add(sent[idx])
+    levels = []
+    for i in range(len(words)):
+        if clause[i] in past:
+            levels.append(2)
+        elif sent[i] in past_sentences and clause[i] not in now:
+            levels.append(1)
+        else:
+            levels.append(0)
     return levels, any(n in lists["time_future"] for n in norms)
-
-
-class _Sentence:
-    """Positional helpers over the word list."""
-
-    def __init__(self, words: list[Word]) -> None:
-        self.words = words
-        self.lists = _lists()
-
-    def prev_index(self, i: int, *, skip_adverbs: bool = True) -> int:
-        j = i - 1
-        while j >= 0 and skip_adverbs and self.words[j].norm in self.lists["adverbs_between"]:
-            j -= 1
-        return j
-
-    def norm(self, j: int) -> str:
-        return self.words[j].norm if 0 <= j < len(self.words) else ""
-
-    def subject_person(self, i: int) -> tuple[str | None, bool]:
-        """Return (person, is_pronoun) of the subject of the clause holding word i.
-
-        None when the subject is plural (outside §A13) or there is none (an imperative).
-        """
-        lists = self.lists
-        pronouns = lists["subject_pronouns"]
-        inverted = self._inverted_subject(i)
-        if inverted is not None:
-            return inverted
-        saw_noun = False
-        for j in range(i - 1, -1, -1):
-            n = self.words[j].norm
-            if n in pronouns:
-                # 'this'/'that' before a noun are determiners: the noun is the subject (3rd singular)
-                return pronouns[n], n not in ("this", "that", "who")
-            if n in lists["plural_pronouns"]:
-                return None, True
-            if n in lists["clause_breaks"]:
-                if not saw_noun and n in ("and", "but", "or"):
-                    continue  # 'she explains … and write': coordinated verbs share the subject
-                break
-            if n.isalpha() and n not in lists["adverbs_between"] and n not in lists["determiners"] \
-                    and n not in lists["non_subject_words"] and n not in _AUX_WORDS:
-                saw_noun = True
-        return ("3rd singular", False) if saw_noun else (None, False)
-
-    def _inverted_subject(self, i: int) -> tuple[str, bool] | None:
-        """Return the subject after an auxiliary in a question ('Have you …', 'What did she …')."""
-        if self.norm(i) not in _AUX_WORDS:
-            return None
-        for j in range(i - 1, -1, -1):  # a subject before the auxiliary: no inversion
-            n = self.words[j].norm
-            if n in self.lists["subject_pronouns"] or n in self.lists["plural_pronouns"]:
-                return None
-            if n in self.lists["clause_breaks"]:
-                break
-        k = i + 1
-        if self.norm(k) == "n't":
-            k += 1
-        nxt = self.norm(k)
-        if nxt not in self.lists["subject_pronouns"] or nxt in ("that", "this", "who"):
-            return None
-        before = self.norm(i - 1)
-        question = self.words[-1].norm == "?" if self.words else False
-        if before in ("", ",", ";", ":", "what", "where", "when", "why", "how", "who", "which") or question:
-            return self.lists["subject_pronouns"][nxt], True
-        return None
-
-
-_AUX_WORDS = {"have", "has", "had", "do", "does", "did", "is", "are", "am", "was", "were", "will", "can",
-              "could", "should", "would", "must", "may", "might", "'s", "'re", "'m", "'ve", "'ll", "'d"}
-
-
-def _strength_for_nounlike(word: Word, lists: dict) -> int:
-    return 1 if word.norm in lists["noun_like_verbs"] else 2
 
 
 def analyse(sentence: str) -> Analysis:
@@ -220,163 +334,157 @@ def analyse(sentence: str) -> Analysis:
     past_levels, future_ctx = _time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
-        if w.norm in oos:
-            analysis.out_of_scope_error = oos[w.norm]
         prev = s.prev_index(i)
         if w.norm in oos or (s.norm(prev) in lists["will_aux"] and w.norm.endswith("ed") and w.norm not in lex):
             analysis.out_of_scope_error = analysis.out_of_scope_error or w.norm
-    options: list[Option] = []
     for i, w in enumerate(words):
         readings = lex.get(w.norm)
-        if not readings or w.norm.startswith("'"):
-            if readings:
-                analysis.in_scope_words += 1
+        if not readings or (w.norm in ("am", "pm") and s.norm(i - 1)[:1].isdigit()):  # 'at 2 am'
             continue
         analysis.in_scope_words += 1
         if all(r.kind == "ing" for r in readings):
             continue
         analysis.verb_words.append((w, readings))
-        options.extend(_options_for(i, w, readings, s, scope, past_levels[i], future_ctx))
-    analysis.options = options
+        analysis.options.extend(_options_for(i, w, readings, s, scope, past_levels[i], future_ctx))
     return analysis
 
 
-def _cell_option(scope, verb: str, tense: str, person: str, w: Word, start: int, written: str,
-                 is_error: bool, strength: int, prior: float, error_type: str, rule: str) -> Option:
+def _option(scope, verb: str, tense: str, person: str, w: Word, start: int, written: str, is_error: bool,
+            strength: int, prior: float, error_type: str, rule: str) -> Option:
     return Option(scope.cell(verb, tense, person), written, start, w.end, is_error, strength, prior,
                   error_type, rule)
-
-
-def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, scope, past_ctx: int,
-                 future_ctx: bool) -> list[Option]:
-    lists = s.lists
-    words = s.words
-    verbs = list(dict.fromkeys(r.verb for r in readings))
-    prev = s.prev_index(i)
-    pn = s.norm(prev)
-    out: list[Option] = []
-    person, _pronoun = s.subject_person(i)
-    if person is None:  # plural subject: outside §A13's labels
-        return out
-    written_text = w.text
-
-    for verb in verbs:
-        vk = {r.kind for r in readings if r.verb == verb}
-        # --- will (+ to) + verb: simple future ---------------------------------------------------
-        will_j = prev if pn in lists["will_aux"] else None
-        if will_j is None and pn == "to" and s.norm(s.prev_index(prev)) in lists["will_aux"]:
-            will_j = s.prev_index(prev)
-        inverted = False
-        if will_j is None and pn in lists["subject_pronouns"] and s.norm(prev - 1) in lists["will_aux"]:
-            will_j, inverted = prev - 1, True  # a question: Will she come?
-        if will_j is not None:
-            ok = "base" in vk and pn != "to"
-            adjacent = not inverted and words[will_j].norm == "will"
-            start = words[will_j].start if adjacent else w.start
-            written = w.text if start == w.start else _span_text(words, will_j, i)
-            out.append(_cell_option(scope, verb, "simple future", person, w, start, written, not ok, 2,
-                                    0.0, "correct" if ok else "wrong_future", "after will"))
-            continue
-        # --- have/has/had (+ subject in a question) + verb: past participle ---------------------
-        have_j = _have_aux_before(i, s)
-        if have_j is not None:
-            ok = "participle" in vk
-            strength = 2
-            if not ok and ("base" in vk or "present" in vk) and w.norm in lists["mass_noun_verbs"] \
-                    and prev == i - 1 and s.norm(prev) in ("have", "has", "had"):
-                strength = 1  # 'I have work tomorrow': a noun with no article may follow have
-            out.append(_cell_option(scope, verb, "past participle", person, w, w.start, written_text,
-                                    not ok, strength, 0.0, "correct" if ok else "wrong_participle",
-                                    "after have"))
-            continue
-        # --- to / for + verb: infinitive ----------------------------------------------------------
-        if pn in ("to", "for"):
-            verbal = pn == "to" or _verbal_after_for(i, s, verb)
-            doubtful_for = pn == "for" and not verbal and "base" in vk  # 'for study.': noun or verb?
-            if verbal or doubtful_for:
-                ok = pn == "to" and "base" in vk
-                noun_like = w.norm in lists["noun_like_verbs"]
-                # after 'want to' / 'need to' a noun reading ('to studies') is impossible
-                governed = pn == "to" and s.norm(s.prev_index(prev)) in lists["catenatives"]
-                strength = 1 if (pn == "to" and not ok and noun_like and not governed) or doubtful_for else 2
-                written = _span_text(words, prev, i)
-                out.append(_cell_option(scope, verb, "infinitive", person, w, words[prev].start, written,
-                                        not ok, strength, 0.0, "correct" if ok else "infinitive_form",
-                                        f"after {pn}"))
-                continue
-        # --- catenative verb + bare verb: missing 'to' -------------------------------------------
-        if prev == i - 1 and _is_catenative(prev, s) and ("base" in vk or "present" in vk):
-            strength = 2 if w.norm not in lists["noun_like_verbs"] or _verbal_after_for(i, s, verb) else 1
-            out.append(_cell_option(scope, verb, "infinitive", person, w, w.start, written_text, True,
-                                    strength, 0.0, "infinitive_form", "missing to"))
-            continue
-        # --- modal / do + verb: bare infinitive, correct as written -------------------------------
-        if _after_modal_or_do(i, s):
-            continue
-        # --- be + verb: passive (participle) -----------------------------------------------------
-        if pn in lists["be_forms"] and verb in _PASSIVE_VERBS and vk & {"base", "past", "bad_past", "participle"} \
-                and not (vk & {"present"} and verb == "be"):
-            ok = "participle" in vk
-            out.append(_cell_option(scope, verb, "past participle", person, w, w.start, written_text,
-                                    not ok, 2, 0.0,
-                                    "correct" if ok else "wrong_participle", "passive"))
-            continue
-        # --- finite verb: present or past by the subject and the time --------------------------
-        out.extend(_finite_options(verb, vk, readings, w, person, s, scope, past_ctx, future_ctx, i))
-    return out
-
-
-def _is_auxiliary(i: int, s: _Sentence, verb: str) -> bool:
-    """Return True when have/be/do here is an auxiliary: its tense is read from the verb after it."""
-    if verb not in ("have", "be", "do"):
-        return False
-    j = i + 1
-    while j < len(s.words) and s.words[j].norm in s.lists["adverbs_between"]:
-        j += 1
-    nxt = s.norm(j)
-    if verb == "do":
-        return s.norm(i + 1) == "n't" or nxt in s.lists["subject_pronouns"]
-    return nxt in lexicon() or nxt.endswith(("ed", "en", "ing"))
-
-
-_PASSIVE_VERBS = {"finish", "write", "eat", "see", "do", "watch", "play", "start", "study", "want", "like", "have"}
 
 
 def _span_text(words: list[Word], a: int, b: int) -> str:
     return " ".join(w.text for w in words[a: b + 1])
 
 
-def _have_aux_before(i: int, s: _Sentence) -> int | None:
+def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, scope, past_level: int,
+                 future_ctx: bool) -> list[Option]:
     lists = s.lists
-    j = s.prev_index(i)
-    if s.norm(j) in lists["have_aux"]:
-        if s.norm(j) == "'d" and s.norm(i) in lexicon() and \
-                not any(r.kind in ("participle", "bad_past", "past") for r in lexicon()[s.norm(i)]):
-            return None  # I'd like / I'd go: 'd is would
-        return j
-    # a question: Have you wrote / Has anybody seed / What have you did
-    if s.norm(j) in lists["subject_pronouns"] or s.norm(j) in lists["plural_pronouns"]:
-        k = s.prev_index(j)
-        if s.norm(k) in ("have", "has", "had", "haven't", "hasn't") or (
-            s.norm(k) == "n't" and s.norm(k - 1) in ("have", "has", "had")
-        ):
-            return k
-    return None
+    words = s.words
+    prev = s.prev_index(i)
+    pn = s.norm(prev)
+    out: list[Option] = []
+    for verb in dict.fromkeys(r.verb for r in readings):
+        vk = {r.kind for r in readings if r.verb == verb}
+        if verb == "do" and _is_do_support(i, s):
+            continue  # do-support is outside §A13's labels
+        # --- will (+ to) + verb, or Will + subject + verb: simple future ----------------------
+        will_j, span_from = None, None
+        if pn in lists["will_aux"]:
+            will_j = span_from = prev
+        elif pn == "to" and s.norm(s.prev_index(prev)) in lists["will_aux"]:
+            will_j = span_from = s.prev_index(prev)
+        else:
+            will_j = s.question_aux_before(i, lists["will_aux"])
+        if will_j is not None:
+            person = s.subject(will_j)
+            if person is None:
+                continue
+            ok = "base" in vk and pn != "to"
+            start = words[span_from].start if span_from is not None and words[span_from].norm == "will" else w.start
+            written = w.text if start == w.start else _span_text(words, span_from, i)
+            out.append(_option(scope, verb, "simple future", person, w, start, written, not ok, 2, 0.0,
+                               "correct" if ok else "wrong_future", "after will"))
+            continue
+        # --- have/has/had (+ subject in a question) + verb: past participle ------------------
+        have_j = prev if pn in lists["have_aux"] and not _is_would(prev, i, s) else \
+            s.question_aux_before(i, {"have", "has", "had"})
+        if have_j is not None:
+            person = s.subject(have_j)
+            if person is None:
+                continue
+            ok = "participle" in vk
+            strength = 2
+            if not ok and ("base" in vk or "present" in vk) and w.norm in lists["mass_noun_verbs"] \
+                    and have_j == i - 1 and not _perfect_cue(i, s):
+                strength = 1  # 'I have work tomorrow': a noun with no article may follow have
+            out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, strength, 0.0,
+                               "correct" if ok else "wrong_participle", "after have"))
+            continue
+        # --- to / for + verb: infinitive ------------------------------------------------------
+        if pn in ("to", "for") and not (pn == "for" and "base" not in vk and "present" not in vk):
+            verbal = pn == "to" or _verbal_after(i, s)
+            if verbal or "base" in vk:
+                person = s.subject(s.governing_verb(prev))
+                if person is None:
+                    continue
+                ok = pn == "to" and "base" in vk
+                governed = s.norm(s.prev_index(prev)) in lists["catenatives"]
+                doubtful = (not verbal) or (pn == "to" and not ok and not governed and s.doubtful_noun(i))
+                out.append(_option(scope, verb, "infinitive", person, w, words[prev].start,
+                                   _span_text(words, prev, i), not ok, 1 if doubtful else 2, 0.0,
+                                   "correct" if ok else "infinitive_form", f"after {pn}"))
+                continue
+        # --- catenative verb + bare verb: missing 'to' --------------------------------------
+        if prev == i - 1 and _is_catenative(prev, s) and ("base" in vk or "present" in vk):
+            person = s.subject(prev)
+            if person is None:
+                continue
+            doubtful = s.doubtful_noun(i, after_verb=True)
+            out.append(_option(scope, verb, "infinitive", person, w, w.start, w.text, True, 1 if doubtful else 2,
+                               0.0, "infinitive_form", "missing to"))
+            continue
+        # --- modal / do + verb: a bare infinitive, right as written --------------------------
+        if _after_modal_or_do(i, s):
+            continue
+        # --- be + verb: passive (participle) ---------------------------------------------------
+        if pn in lists["be_forms"] and verb in _PASSIVE_VERBS and vk & {"base", "past", "bad_past", "participle"}:
+            person = s.subject(prev)
+            if person is None:
+                continue
+            ok = "participle" in vk
+            out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, 2, 0.0,
+                               "correct" if ok else "wrong_participle", "passive"))
+            continue
+        # --- finite verb: present or past by the subject and the time ------------------------
+        person = s.subject(i)
+        if person is None:
+            continue
+        out.extend(_finite_options(verb, vk, readings, w, person, s, scope, past_level, future_ctx, i))
+    return out
 
 
-def _verbal_after_for(i: int, s: _Sentence, verb: str) -> bool:
-    """Return True when 'for X' uses X as a verb (a transfer of Spanish 'para'), not a noun."""
+def _is_would(j: int, i: int, s: _Sentence) -> bool:
+    """'d is would before a base form (I'd like, I'd go) and had before a participle."""
+    if s.norm(j) != "'d":
+        return False
+    return not any(r.kind in ("participle", "bad_past", "past") for r in s.lex.get(s.norm(i), ()))
+
+
+def _perfect_cue(i: int, s: _Sentence) -> bool:
+    """Return True when the clause has a duration ('for twenty years', 'since 2019') after word i."""
+    for j in range(i + 1, min(len(s.norms), i + 10)):
+        n = s.norms[j]
+        if n == "since" or (n == "for" and s.norm(j + 1).isdigit()) or n in ("years", "months", "weeks"):
+            return True
+        if n in _SENTENCE_END:
+            break
+    return False
+
+
+def _is_do_support(i: int, s: _Sentence) -> bool:
+    """Return True when do/does/did is an auxiliary (negation, question, emphasis)."""
+    nxt = s.norm(i + 1)
+    if nxt == "n't" or nxt == "not":
+        return True
+    if nxt in s.lists["subject_pronouns"] or nxt in s.lists["plural_pronouns"] or nxt in s.lists["determiners"]:
+        return s.norm(i - 1) in _SENTENCE_END | {"", ",", ":"} or s.norm(i - 1) in s.lists["wh_words"]
+    return any(r.kind == "base" for r in s.lex.get(nxt, ())) and nxt not in ("do",)
+
+
+def _verbal_after(i: int, s: _Sentence) -> bool:
+    """Return True when a noun-like word is used as a verb: an object or a complement follows it."""
     lists = s.lists
-    w = s.words[i]
-    readings = lexicon().get(w.norm, ())
+    readings = s.lex.get(s.norm(i), ())
     if not any(r.kind in ("base", "present") for r in readings):
         return False
-    if w.norm not in lists["noun_like_verbs"]:
+    if s.norm(i) not in lists["noun_like_verbs"]:
         return True
     nxt = s.norm(i + 1)
     return nxt in lists["determiners"] or nxt in ("me", "him", "her", "us", "them", "it", "you") or (
-        nxt.isalpha() and nxt not in lists["clause_breaks"] and nxt not in ("at", "in", "on", "with", "from")
-    )
+        nxt.isalpha() and nxt not in lists["clause_breaks"] and nxt not in ("at", "in", "on", "with", "from"))
 
 
 def _is_catenative(j: int, s: _Sentence) -> bool:
@@ -400,64 +508,66 @@ def _after_modal_or_do(i: int, s: _Sentence) -> bool:
         return True
     if n == "'d":
         return True
-    # questions: Do you / Did she / Can you + verb
-    if n in lists["subject_pronouns"] or n in lists["plural_pronouns"]:
+    if n in lists["subject_pronouns"] or n in lists["plural_pronouns"]:  # Do you / Can she + verb
         k = s.prev_index(j)
         if s.norm(k) in lists["modals"] or s.norm(k) in lists["do_aux"] or s.norm(k) == "n't":
             return True
     return False
 
 
+def _is_auxiliary(i: int, s: _Sentence, verb: str) -> bool:
+    """Return True when have/be here is an auxiliary: its tense is read from the verb after it."""
+    if verb not in ("have", "be"):
+        return False
+    nxt = s.norm(s.next_index(i))
+    return nxt in s.lex or nxt.endswith(("ed", "en", "ing"))
+
+
 def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: _Sentence, scope,
-                    past_ctx: int, future_ctx: bool, i: int) -> list[Option]:
+                    past_level: int, future_ctx: bool, i: int) -> list[Option]:
     out: list[Option] = []
     mine = [r for r in readings if r.verb == verb]
     present_ok = any(r.kind == "present" and person in r.persons for r in mine)
     past_ok = any(r.kind == "past" and person in r.persons for r in mine)
-    written = w.text
-    # a noun reading ('my studies', 'at work') is impossible right after a subject pronoun
-    noun_like = w.norm in s.lists["noun_like_verbs"] and s.norm(s.prev_index(i)) not in s.lists["subject_pronouns"]
+    is_be = verb == "be"
+    doubtful = s.doubtful_noun(i)
 
-    def add(tense: str, person_: str, is_error: bool, strength: int, prior: float, etype: str, rule: str) -> None:
-        out.append(_cell_option(scope, verb, tense, person_, w, w.start, written, is_error, strength, prior,
-                                etype, rule))
+    def add(tense: str, is_error: bool, strength: int, prior: float, etype: str, rule: str) -> None:
+        out.append(_option(scope, verb, tense, person, w, w.start, w.text, is_error, strength, prior, etype, rule))
 
-    if vk & {"bad_past"}:
-        add("past simple", person, True, 2, 0.0, "overregularised_past", "wrong past form")
+    if "bad_past" in vk:
+        add("past simple", True, 2, 0.0, "overregularised_past", "wrong past form")
         return out
-    if vk & {"bad_3sg"}:
-        add("present simple", "3rd singular", True, 2, 0.0, "wrong_3sg", "misspelled -s form")
+    if "bad_3sg" in vk:
+        # studys / watchs: the -s form of the subject's person (§A13 §5: person 3rd singular)
+        add("present simple", True, 2, 0.0, "wrong_3sg", "misspelled -s form")
         return out
     if past_ok and not present_ok:
-        add("past simple", person, False, 2, 0.0, "correct", "past form agrees")
+        add("past simple", False, 2, 0.0, "correct", "past form agrees")
         return out
-    is_be = verb == "be"
     if any(r.kind == "past" for r in mine) and not past_ok and not present_ok:
-        # was/were with the wrong person: keep the past
-        add("past simple", person, True, 2, 0.0, "wrong_be" if is_be else "base_for_past", "past agreement")
+        add("past simple", True, 2, 0.0, "wrong_be" if is_be else "base_for_past", "past agreement")
         return out
-    wrote_present = any(r.kind in ("present", "base") for r in mine)
-    if not wrote_present:
-        # a participle alone ('I seen', 'she gone'): the past simple is the one finite reading
-        if "participle" in vk:
-            add("past simple", person, True, 1, 0.0, "base_for_past", "participle without have")
+    if not any(r.kind in ("present", "base") for r in mine):
+        if "participle" in vk:  # 'I seen', 'she gone': the past simple is the one finite reading
+            add("past simple", True, 1, 0.0, "base_for_past", "participle without have")
         return out
-    etype_agree = "wrong_be" if is_be else ("wrong_have" if verb == "have" else
-                                           ("missing_3sg_s" if person == "3rd singular" else "wrong_3sg"))
-    if past_ctx and not _is_auxiliary(i, s, verb):
-        strong = past_ctx == 2
-        add("past simple", person, True, 2 if strong else 1, 0.0, "wrong_be" if is_be else "base_for_past",
-            "past time word")
+    agree_type = "wrong_be" if is_be else ("wrong_have" if verb == "have" else
+                                          ("missing_3sg_s" if person == "3rd singular" else "wrong_3sg"))
+    if past_level and not _is_auxiliary(i, s, verb):
+        strong = past_level == 2
+        add("past simple", True, 2 if strong or not present_ok else 1, 0.0,
+            "wrong_be" if is_be else "base_for_past", "past time word")
         if present_ok:
-            add("present simple", person, False, 1, -3.0 if strong else -1.0, "correct", "present agrees")
+            add("present simple", False, 1, -3.0 if strong else -1.0, "correct", "present agrees")
         elif not strong:
-            add("present simple", person, True, 1, -1.0, etype_agree, "present agreement")
+            add("present simple", True, 2, 0.5, agree_type, "present agreement")
         return out
     if present_ok:
-        add("present simple", person, False, 1 if noun_like else 2, 0.0, "correct", "present agrees")
+        add("present simple", False, 1 if doubtful else 2, 0.0, "correct", "present agrees")
         return out
     # a present form that does not agree with its subject: present by default; past is possible
-    add("present simple", person, True, 1 if noun_like else 2, 0.0, etype_agree, "present agreement")
+    add("present simple", True, 1 if doubtful else 2, 0.0, agree_type, "present agreement")
     if person == "3rd singular" and not future_ctx and not is_be and verb != "have":
-        add("past simple", person, True, 1, -2.0, "base_for_past", "past reading")
+        add("past simple", True, 1, -2.0, "base_for_past", "past reading")
     return out
