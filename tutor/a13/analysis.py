@@ -192,14 +192,18 @@ class _Sentence:
         """Return the subject after an auxiliary in a question ('Have you …', 'What did she …')."""
         if self.norm(i) not in _AUX_WORDS:
             return None
+        k = i + 2 if self.norm(i + 1) == "n't" else i + 1
+        nxt = self.norm(k)
+        end = next((self.norms[j] for j in range(i, len(self.norms)) if self.norms[j] in _SENTENCE_END), "")
+        wh_question = end == "?" and nxt in self.lists["subject_pronouns"]  # 'which city are you from?'
         for j in range(i - 1, -1, -1):  # a subject before the auxiliary: no inversion
             n = self.norms[j]
-            if n in self.lists["subject_pronouns"] or n in self.lists["plural_pronouns"] or self.is_nominal(j):
+            if n in self.lists["subject_pronouns"] or n in self.lists["plural_pronouns"]:
+                return None
+            if self.is_nominal(j) and not wh_question:
                 return None
             if n in self.lists["clause_breaks"] or n in _SENTENCE_END:
                 break
-        k = i + 2 if self.norm(i + 1) == "n't" else i + 1
-        nxt = self.norm(k)
         if nxt in self.lists["subject_pronouns"] and nxt not in ("that", "this", "who"):
             return self.lists["subject_pronouns"][nxt]
         if nxt in self.lists["plural_pronouns"]:
@@ -207,6 +211,21 @@ class _Sentence:
         if nxt in self.lists["determiners"] or self.is_nominal(k):
             return "3rd singular"  # Has your brother …? / Will the bus …?
         return None
+
+    def actor(self, j: int) -> str | None:
+        """Return the person of whoever does the action of an infinitive at j ('He needs to do')."""
+        saw_noun = False
+        for k in range(j - 1, -1, -1):
+            n = self.norms[k]
+            if n in _SENTENCE_END:
+                break
+            if n in self.lists["subject_pronouns"] and n not in ("this", "that", "who"):
+                return self.lists["subject_pronouns"][n]
+            if n in self.lists["plural_pronouns"]:
+                return None
+            if self.is_nominal(k):
+                saw_noun = True
+        return "3rd singular" if saw_noun else None
 
     def governing_verb(self, j: int) -> int:
         """Return the index of the nearest verb before j (the verb an infinitive depends on), or -1."""
@@ -253,6 +272,8 @@ class _Sentence:
     def is_plural_noun(self, j: int) -> bool:
         """Return True for a plural noun head after a determiner ('the streets', 'my parents')."""
         n = self.norm(j)
+        if n in self.lists["irregular_plurals"]:
+            return True
         if not (n.endswith("s") and not n.endswith(("ss", "us", "is"))):
             return False
         k = j - 1
@@ -285,13 +306,14 @@ def _is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
     if n in ("yesterday", "ago"):
         return True
     if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
-        return True
+        return i == 0 or norms[i - 1] not in lists["determiners"]  # 'the last season' is not a time
     return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"]
 
 
 def _time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
     """Return, per word, 2 when a past time word is in its clause, 1 when it is only in another clause
-    of the same sentence and its own clause has no present or future time word, else 0; and whether
+    of the same sentence and its own clause has no present or future time word, -1 when its clause
+    has only a present or future time word ('every day', 'now'), else 0; and whether
     a future time word occurs."""
     norms = [w.norm for w in words]
     clause = _clauses(words, lists)
@@ -319,7 +341,7 @@ def _time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
         elif sent[i] in past_sentences and clause[i] not in now:
             levels.append(1)
         else:
-            levels.append(0)
+            levels.append(-1 if clause[i] in now else 0)
     return levels, any(n in lists["time_future"] for n in norms)
 
 
@@ -370,6 +392,9 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         vk = {r.kind for r in readings if r.verb == verb}
         if verb == "do" and _is_do_support(i, s):
             continue  # do-support is outside §A13's labels
+        if verb == "like" and (s.norm(i - 1) in lists["like_preposition_after"] or (
+                s.is_nominal(i - 1) and s.norm(i - 2) in lists["like_preposition_after"])):
+            continue  # 'looks like a zombie', 'sound like you': a preposition
         # --- will (+ to) + verb, or Will + subject + verb: simple future ----------------------
         will_j, span_from = None, None
         if pn in lists["will_aux"]:
@@ -407,7 +432,7 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         if pn in ("to", "for") and not (pn == "for" and "base" not in vk and "present" not in vk):
             verbal = pn == "to" or _verbal_after(i, s)
             if verbal or "base" in vk:
-                person = s.subject(s.governing_verb(prev))
+                person = s.actor(prev)
                 if person is None:
                     continue
                 ok = pn == "to" and "base" in vk
@@ -419,7 +444,7 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 continue
         # --- catenative verb + bare verb: missing 'to' --------------------------------------
         if prev == i - 1 and _is_catenative(prev, s) and ("base" in vk or "present" in vk):
-            person = s.subject(prev)
+            person = s.actor(prev)
             if person is None:
                 continue
             doubtful = s.doubtful_noun(i, after_verb=True)
@@ -519,7 +544,10 @@ def _is_auxiliary(i: int, s: _Sentence, verb: str) -> bool:
     """Return True when have/be here is an auxiliary: its tense is read from the verb after it."""
     if verb not in ("have", "be"):
         return False
-    nxt = s.norm(s.next_index(i))
+    j = s.next_index(i)
+    if s.norm(j) in s.lists["subject_pronouns"]:  # Have you … / Is she …
+        j = s.next_index(j)
+    nxt = s.norm(j)
     return nxt in s.lex or nxt.endswith(("ed", "en", "ing"))
 
 
@@ -554,7 +582,7 @@ def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: 
         return out
     agree_type = "wrong_be" if is_be else ("wrong_have" if verb == "have" else
                                           ("missing_3sg_s" if person == "3rd singular" else "wrong_3sg"))
-    if past_level and not _is_auxiliary(i, s, verb):
+    if past_level > 0 and not _is_auxiliary(i, s, verb):
         strong = past_level == 2
         add("past simple", True, 2 if strong or not present_ok else 1, 0.0,
             "wrong_be" if is_be else "base_for_past", "past time word")
@@ -568,6 +596,6 @@ def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: 
         return out
     # a present form that does not agree with its subject: present by default; past is possible
     add("present simple", True, 1 if doubtful else 2, 0.0, agree_type, "present agreement")
-    if person == "3rd singular" and not future_ctx and not is_be and verb != "have":
+    if person == "3rd singular" and past_level == 0 and not future_ctx and not is_be and verb != "have":
         add("past simple", True, 1, -2.0, "base_for_past", "past reading")
     return out
