@@ -92,6 +92,8 @@ def run_workload(lab: Any, name: str, args: argparse.Namespace, sentences: list[
         text, ms = _sample(lab, prompt, matcher, args, args.seed + i, workload.max_tokens)
         result.steered += matcher.interventions > 0
         result.constrained_ms.append(ms)
+        if (i + 1) % 50 == 0:
+            print(f"[compliance] {name}: {i + 1}/{args.n}", file=sys.stderr)
         if text is None:
             result.unfinished += 1
         elif family.judge(text):
