@@ -96,3 +96,31 @@ def test_a_doubtful_noun_after_for_is_left_to_the_model():
     cells = {(o.cell.verb, o.cell.tense, o.is_error) for o in options}
     assert ("study", "infinitive", True) in cells
     assert any(not o.is_error for o in options)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tutor.a13.lexicon import lexicon  # noqa: E402
+
+_WORDS = [*sorted(lexicon()), "I", "you", "he", "she", "my", "the", "dog", "yesterday", "will", "to", "for",
+          "have", "has", "n't", "'ll", ",", ".", "?", "and", "because", "who", "every", "day", "last", "week",
+          "😀", "ñandú", "2019", "am", "like", "please"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=25))
+def test_any_word_salad_gives_consistent_options(words):
+    sentence = " ".join(words)
+    analysis = analyse(sentence)
+    for option in select_options(analysis):
+        assert sentence[option.start:option.end]  # the span points into the sentence
+        assert option.cell.correct_form in option.cell.english
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=1, max_size=200))
+def test_arbitrary_text_never_crashes_the_analyser(text):
+    analysis = analyse(text)
+    assert isinstance(analysis.abstain, bool)
+    select_options(analysis)
