@@ -182,7 +182,8 @@ class _Sentence:
                 k = j - 1
                 while k >= 0 and not self.is_verbish(k) and self.norms[k] not in _SENTENCE_END:
                     k -= 1
-                return self.subject(k) if k >= 0 and self.is_verbish(k) else None
+                # a verb outside the lexicon ('she explains … and write'): the nearest pronoun decides
+                return self.subject(k) if k >= 0 and self.is_verbish(k) else self.actor(j)
             if n in lists["clause_breaks"]:
                 return None
             j -= 1

@@ -22,21 +22,29 @@ SENTENCES = [
     "Mi hermano study in Madrid.",
     "I'd love to visited Japan.",
 ]
+# sentences that leave the model a choice (present or past, noun or verb, several Spanish forms)
+OPEN = ["My cousin play the guitar.", "The baby eat his soup.", "I have work tomorrow.", "She finish at six.",
+        "My dad walk to the office.", "I went there for study.", "Juan like football.", "He look tired."]
 
 
 def test_sampled_corrections_are_schema_valid_and_consistent(tutor_engine):
     scope = load_scope()
-    hot = tutor_engine.with_settings(temperature=1.0, seed=7)
-    for i in range(5 * len(SENTENCES)):  # five seeds per sentence: every sentence samples several paths
-        sentence = SENTENCES[i % len(SENTENCES)]
+    hot = tutor_engine.with_settings(temperature=1.0, seed=7, spanish_choice=True)
+    pool = SENTENCES + OPEN
+    sampled = 0
+    for i in range(200):
+        sentence = pool[i % len(pool)]
         hot.settings = hot.settings.__class__(**{**hot.settings.to_dict(), "seed": i})
-        out = hot.correct(sentence).output
+        result = hot.correct(sentence)
+        sampled += result.timings.tokens_sampled
+        out = result.output
         assert out["original"] == sentence
         assert schema_valid(out)
         if not out.get("out_of_scope"):
             cell = scope.cell(out["verb"], out["tense"], out["person"])
             assert out["correct_form"] in cell.english
             assert out["spanish"] in cell.spanish
+    assert sampled >= 100  # the mask really was exercised by sampling, not only by forcing
 
 
 def test_original_is_pinned_even_with_quotes_and_unicode(tutor_engine):
