@@ -66,7 +66,9 @@ def main() -> int:
                 worst = sorted(by.items(), key=lambda kv: kv[1]["rate"])[:3]
                 conf = r.get("confidence") or {}
                 weakest = ", ".join(f"{t} {v['rate']:.2f}" for t, v in worst)
-                print(f"|   ↳ weakest error types: {weakest}; confidence AUROC {conf.get('auroc') or 0:.2f}"
+                auroc = conf.get("auroc")
+                auroc_text = f"{auroc:.2f}" if auroc is not None else "n/a (no wrong answers)"
+                print(f"|   ↳ weakest error types: {weakest}; confidence AUROC {auroc_text}"
                       " | | | | | | | | | |", flush=True)
     return 0
 
