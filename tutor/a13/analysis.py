@@ -150,7 +150,8 @@ class _Sentence:
             return None
         first = segment[0]
         opens = first in self.lists["relatives"] or first in self.lists["prepositions"] or segment[:2] == ["the", "one"]
-        short_name = len(segment) <= 3 and not any(self.is_verbish(k + 1 + x) for x in range(len(segment)))
+        # an appositive with no verb: ', Martina,' / ', almost 90 years old,'
+        short_name = len(segment) <= 6 and not any(self.is_verbish(k + 1 + x) for x in range(len(segment)))
         return k if opens or short_name else None
 
     def subject(self, p: int) -> str | None:
@@ -520,9 +521,9 @@ def _is_catenative(j: int, s: _Sentence) -> bool:
         "easy", "difficult", "important", "nice", "time"}
     if n not in verb_caten:
         return False
-    # 'like' is also a preposition ('looks like rain'): only a verb after a subject
+    # bare 'like' is also a preposition ('looks like rain'): only a verb after a subject pronoun
     before = s.norm(j - 1)
-    return n not in ("like", "likes", "liked") or before in s.lists["subject_pronouns"] or before in (
+    return n != "like" or before in s.lists["subject_pronouns"] or before in (
         "'d", "would", "n't", "really", "also")
 
 
