@@ -77,6 +77,8 @@ def thread_leaks(before: tuple[set[threading.Thread], set[int]]) -> list[str]:
     """Return what is still running that was not running at `before`: jobs, QThreads, Python threads."""
     threads_before, qthreads_before = before
     problems = []
+    # a job that has delivered its signal may still be returning from run(): give it a moment
+    worker.pool().waitForDone(1000)
     if worker.pool().activeThreadCount() or QThreadPool.globalInstance().activeThreadCount():
         problems.append("a background job is still running (wait for its signal in the test)")
     new_qthreads = [t for t in _running_qthreads() if id(t) not in qthreads_before]

@@ -34,6 +34,7 @@ def test_success_and_progress_arrive_on_the_gui_thread(qtbot):
 def test_failure_delivers_the_exception_not_a_traceback(qtbot):
     with qtbot.waitCallback() as done:
         job = worker.run_job(lambda report: 1 / 0, success=lambda v: done("no"), failure=done)
+    qtbot.waitUntil(lambda: job.done)
     assert isinstance(done.args[0], ZeroDivisionError)
     assert job.traceback is not None and "ZeroDivisionError" in job.traceback
 
