@@ -34,8 +34,10 @@ def _open_store(args: argparse.Namespace):
 
 
 def _save(store, result, learner: str | None) -> None:
+    from tutor.store import DEFAULT_LEARNER
+
     if store is not None:
-        store.save_correction(result, learner=learner or "default")
+        store.save_correction(result, learner=learner or DEFAULT_LEARNER)
 
 
 def run(args: argparse.Namespace) -> int:
