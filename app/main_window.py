@@ -357,6 +357,9 @@ class MainWindow(QMainWindow):
         timings = result.timings
         if timings.tokens_sampled + timings.tokens_forced == 0:
             return self.tr("answered without the model (not one of the 20 verbs) · {0:.0f} ms").format(timings.total_ms)
+        if timings.tokens_sampled == 0:
+            return self.tr("decided by the sentence itself, no model step · {0} tokens forced · {1:.0f} ms").format(
+                timings.tokens_forced, timings.total_ms)
         return timings.status_line()
 
     def _on_correct_failed(self, exc: Exception, sentence: str) -> None:

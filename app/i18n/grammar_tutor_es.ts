@@ -679,6 +679,11 @@
         <translation>respondido sin el modelo (no es uno de los 20 verbos) · {0:.0f} ms</translation>
     </message>
     <message>
+        <location filename="../main_window.py" line="361" />
+        <source>decided by the sentence itself, no model step · {0} tokens forced · {1:.0f} ms</source>
+        <translation>decidido por la propia frase, sin paso del modelo · {0} tokens forzados · {1:.0f} ms</translation>
+    </message>
+    <message>
         <location filename="../main_window.py" line="364" />
         <source>correcting your sentence</source>
         <translation>se corregía tu frase</translation>

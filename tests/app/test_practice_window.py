@@ -39,8 +39,13 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
     assert "goed went" in card.plain_text()  # what a screen reader hears: the struck word, then the fix
     assert '"verb"' in window.practice.streamed  # the model's output streamed in while it decoded
     assert window.practice.stream.isHidden() and window.practice.busy.isHidden()
-    assert window.mask_label.text() == result.timings.status_line()
-    assert window.mask_label.text().startswith("mask ") and "forced" in window.mask_label.text()
+    assert window.mask_label.text() == window.status_line(result)
+    if result.timings.tokens_sampled:
+        assert window.mask_label.text() == result.timings.status_line()
+        assert window.mask_label.text().startswith("mask ")
+    else:  # the facts left one answer: no model step, everything forced
+        assert window.mask_label.text().startswith("decided by the sentence itself")
+    assert f"{result.timings.tokens_forced} " in window.mask_label.text() and "forced" in window.mask_label.text()
 
     with Store.open(db_path) as store:
         rows = store.history("Ana")
