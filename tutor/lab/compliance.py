@@ -140,7 +140,8 @@ def dev_accuracy(lab: Any, items: list[dict[str, Any]]) -> dict[str, Any]:
             if fields is not None:
                 predictions[item["id"]] = fields
         scores = score(items, predictions)
-        out[mode] = {"all_fields_correct": scores["all_fields_correct"], "schema_valid": scores["schema_valid"]}
+        out[mode] = {"all_fields_correct": scores["all_fields_correct"], "schema_valid": scores["schema_valid"],
+                     "fields": scores["fields"]}
     return out
 
 
@@ -201,6 +202,9 @@ def print_report(results: list[WorkloadResult], args: argparse.Namespace) -> Non
             print(f"\na13 dev set ({r.dev['items']} items, greedy): all fields correct {c['all_fields_correct']:.3f}"
                   f" with the mask, {u['all_fields_correct']:.3f} without; schema-valid {c['schema_valid']:.3f}"
                   f" with, {u['schema_valid']:.3f} without.")
+            for label, s in (("with the mask", c), ("without", u)):
+                fields = ", ".join(f"{k} {v:.3f}" for k, v in s["fields"].items())
+                print(f"  per field {label}: {fields}")
     if args.json:
         out = {}
         for r in results:
