@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 from typing import Any
 
 _SWITCHES = ("facts", "priors", "private_fields", "spanish_choice", "jump_forward", "table", "pin_original")
@@ -30,3 +31,22 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     for name in _SWITCHES:
         out[name] = getattr(args, name)
     return out
+
+
+def add_module_targets(parser: argparse.ArgumentParser, dest: str, targets: dict[str, str]) -> None:
+    """Add one sub-subcommand per module in `targets` (name -> module with add_arguments and run).
+
+    A module that is not there (an optional part) is skipped; any other import error is raised.
+    """
+    sub = parser.add_subparsers(dest=dest, required=True)
+    for name, module_name in targets.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        doc = (module.__doc__ or "").strip().splitlines()
+        p = sub.add_parser(name, help=doc[0] if doc else None, description=module.__doc__)
+        module.add_arguments(p)
+        p.set_defaults(handler=module.run)
