@@ -21,6 +21,7 @@ from tutor.a13.analysis import Option, analyse
 from tutor.a13.candidates import Answer, answers_for, select_options
 from tutor.a13.explain import explain
 from tutor.a13.prompt import answer_json, render
+from tutor.correction import validate_output
 from tutor.errors import InputError
 from tutor.models import ModelFile, resolve
 from tutor.result import CorrectionResult, Timings
@@ -136,6 +137,7 @@ class Tutor:
         st = self.settings
         analysis = analyse(original)
         if analysis.abstain:
+            validate_output(abstention(original))
             en, es = explain(None)
             return CorrectionResult(
                 original=original, output=abstention(original), out_of_scope=True, is_correct=False,
@@ -154,6 +156,7 @@ class Tutor:
         output = {"original": original}
         output.update(answer.fields(private=False))
         output["confidence"] = round(confidence, 4)
+        validate_output(output)  # by construction this holds; checked anyway, naming any bad field
         en, es = explain(opt)
         mask_us = [ns / 1000 for ns in gen.mask_ns] if gen else []
         timings = Timings(
@@ -204,6 +207,7 @@ class Tutor:
                                     on_text=(lambda b: on_token(b.decode("utf-8", "replace"))) if on_token else None)
         output = json.loads(gen.text)
         output["confidence"] = round(float(np.exp(gen.logprob)), 4)
+        validate_output(output)
         cell_key = (output["verb"], output["tense"], output["person"])
         match = next((o for o in analysis.options if o.cell.key == cell_key), None)
         is_error = match.is_error if match else True
