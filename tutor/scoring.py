@@ -90,7 +90,8 @@ def score(items: list[dict[str, Any]], predictions: dict[str, Any],
     extra = {"correct_form_canonical": 0, "spanish_no_accents": 0, "spanish_with_imperfecto": 0}
     all_ok = valid = consistent = 0
     valid_nonabstain = consistent_nonabstain = spanish_consistent = 0
-    groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    # per group value: [all fields right, n, verb, tense, person, correct_form, spanish, n in scope]
+    groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0] * 8))
     per_item = []
     for it in items:
         pred = predictions.get(it["id"], _Unparsable())
@@ -134,8 +135,13 @@ def score(items: list[dict[str, Any]], predictions: dict[str, Any],
         g = gold or {}
         for key, value in (("error_type", it.get("error_type", "?")), ("tense", g.get("tense", "—")),
                            ("person", g.get("person", "—")), ("verb", g.get("verb", "—"))):
-            groups[key][value][0] += item_ok
-            groups[key][value][1] += 1
+            row = groups[key][value]
+            row[0] += item_ok
+            row[1] += 1
+            if gold is not None:
+                row[7] += 1
+                for k, f in enumerate(FIELDS):
+                    row[2 + k] += ok[f]
         per_item.append({"id": it["id"], "all_fields_correct": item_ok, "consistent": item_consistent,
                          "schema_valid": ok_valid, "error_type": it.get("error_type")})
     m = len(in_scope) or 1
@@ -149,7 +155,9 @@ def score(items: list[dict[str, Any]], predictions: dict[str, Any],
         "also": {k: v / m for k, v in extra.items()},
         "consistency_valid_nonabstaining": consistent_nonabstain / valid_nonabstain if valid_nonabstain else 0.0,
         "spanish_consistency_valid_nonabstaining": spanish_consistent / valid_nonabstain if valid_nonabstain else 0.0,
-        "by": {k: {v: {"correct": c, "n": t, "rate": c / t} for v, (c, t) in sorted(d.items())}
+        "by": {k: {v: {"correct": r[0], "n": r[1], "rate": r[0] / r[1],
+                       "fields": {f: (r[2 + j] / r[7] if r[7] else None) for j, f in enumerate(FIELDS)}}
+                   for v, r in sorted(d.items())}
                for k, d in groups.items()},
         "items": per_item,
     }

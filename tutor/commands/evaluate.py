@@ -101,6 +101,8 @@ def _print(r: dict, by: list[str]) -> None:
               f" {fmt(c['accuracy_when_not_sure'])}; mean confidence right {fmt(c['mean_right'])},"
               f" wrong {fmt(c['mean_wrong'])}")
     for key in by:
-        print(f"\nby {key}:\n| {key} | all fields right | n |\n| --- | --- | --- |")
+        print(f"\nby {key}:\n| {key} | n | all fields right | verb | tense | person | form | spanish |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for value, row in r["by"][key].items():
-            print(f"| {value} | {row['rate']:.3f} | {row['n']} |")
+            cells = " | ".join("–" if v is None else f"{v:.2f}" for v in row["fields"].values())
+            print(f"| {value} | {row['n']} | {row['rate']:.3f} | {cells} |")
