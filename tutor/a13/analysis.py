@@ -72,8 +72,8 @@ class Analysis:
     @property
     def abstain(self) -> bool:
         """Return True when the tutor should abstain (no form of the 20 verbs, or only an outside error)."""
-        if self.in_scope_words == 0:
-            return True
+        if self.in_scope_words == 0 or not (self.options or self.verb_words):
+            return True  # no form of the 20, or only do-support ('Do you know if the museum open …?')
         return self.out_of_scope_error is not None and not any(o.is_error for o in self.options)
 
 
@@ -93,7 +93,14 @@ def tokenize(sentence: str) -> list[Word]:
                 words.append(Word(text[cut:], suffix, start + cut, m.end()))
                 break
         else:
-            words.append(Word(text, norm, start, m.end()))
+            split = _lists()["contractions_without_apostrophe"].get(norm)
+            if split:  # 'dont', 'im': learners often drop the apostrophe
+                stem, suffix = split
+                cut = len(norm) - (len(suffix) - 1)
+                words.append(Word(text[:cut], stem, start, start + cut))
+                words.append(Word(text[cut:], suffix, start + cut, m.end()))
+            else:
+                words.append(Word(text, norm, start, m.end()))
     return words
 
 
@@ -368,6 +375,8 @@ def analyse(sentence: str) -> Analysis:
         analysis.in_scope_words += 1
         if all(r.kind == "ing" for r in readings):
             continue
+        if all(r.verb == "do" for r in readings) and _is_do_support(i, s):
+            continue  # an auxiliary, not a verb the learner could have got wrong under §A13
         analysis.verb_words.append((w, readings))
         analysis.options.extend(_options_for(i, w, readings, s, scope, past_levels[i], future_ctx))
     return analysis

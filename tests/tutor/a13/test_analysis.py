@@ -124,3 +124,14 @@ def test_arbitrary_text_never_crashes_the_analyser(text):
     analysis = analyse(text)
     assert isinstance(analysis.abstain, bool)
     select_options(analysis)
+
+
+def test_contractions_without_apostrophes_are_split():
+    assert [w.norm for w in tokenize("i dont know, im late")] == ["i", "do", "n't", "know", ",", "i", "'m", "late"]
+    options = select_options(analyse("my sister dont work, she study all day"))
+    assert ("study", "present simple", "3rd singular") in {o.cell.key for o in options}
+
+
+def test_do_support_alone_is_not_a_verb_to_correct():
+    assert analyse("Do you know if the shop open on Sundays?").abstain
+    assert not analyse("I do my homework at night.").abstain
