@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tutor.a13.analysis import Option, analyse
+from tutor.a13.analysis import analyse
 from tutor.a13.candidates import Answer, answers_for, select_options
 from tutor.a13.explain import explain
 from tutor.a13.prompt import answer_json, render
@@ -264,8 +264,3 @@ class Tutor:
         logp = sum(lp for off, lp in gen.steps if cut < 0 or off < cut)
         return answers[k], float(np.exp(logp)), gen
 
-
-def option_summary(option: Option) -> str:
-    """Return a short debugging description of an option."""
-    c = option.cell
-    return f"{option.written!r} → {c.verb}/{c.tense}/{c.person} = {c.correct_form} ({option.rule}, p={option.prior})"

@@ -57,8 +57,3 @@ class CorrectionResult:
     model_name: str = ""
     model_sha256: str = ""
     settings: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def verb(self) -> str | None:
-        """Return the corrected verb, or None when out of scope."""
-        return self.output.get("verb")

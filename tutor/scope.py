@@ -64,20 +64,6 @@ class Scope:
         except KeyError:
             raise KeyError(f"no §A13 cell for verb={verb!r}, tense={tense!r}, person={person!r}") from None
 
-    def is_consistent(self, verb: str, tense: str, person: str, correct_form: str) -> bool:
-        """Return True when correct_form is an accepted English form of the named cell."""
-        cell = self.cells.get((verb, tense, person))
-        return cell is not None and correct_form in cell.english
-
-    def english_forms(self, verb: str) -> set[str]:
-        """Return every English word form of a verb that appears in the table (single words only)."""
-        words: set[str] = set()
-        for (v, _t, _p), cell in self.cells.items():
-            if v == verb:
-                for form in cell.english:
-                    words.add(form.split()[-1])
-        return words
-
 
 def _spanish_forms(lemma_table: dict, gustar: dict, lemmas: list[str], tense: str, idx: int) -> tuple[str, ...]:
     out: list[str] = []

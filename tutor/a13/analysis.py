@@ -236,13 +236,6 @@ class _Sentence:
                 saw_noun = True
         return "3rd singular" if saw_noun else None
 
-    def governing_verb(self, j: int) -> int:
-        """Return the index of the nearest verb before j (the verb an infinitive depends on), or -1."""
-        k = j - 1
-        while k >= 0 and not self.is_verbish(k) and self.norms[k] not in _SENTENCE_END:
-            k -= 1
-        return k if k >= 0 and self.is_verbish(k) else -1
-
     def question_aux_before(self, i: int, auxes: set[str]) -> int | None:
         """Return the auxiliary that opens a question before i ('Has your brother came …')."""
         k = i - 1

@@ -157,10 +157,6 @@ class LoadedModel:
         self._decode(tokens, len(self.kv_tokens), logits_for)
         self.kv_tokens.extend(tokens)
 
-    def rewind(self, n_tokens: int) -> None:
-        """Drop everything in the cache after the first n_tokens."""
-        self._trim(n_tokens)
-
     def logits(self, i: int = -1) -> np.ndarray:
         """Return a zero-copy float32 view of the logits of output row i (-1: the last one)."""
         ptr = llama_cpp.llama_get_logits_ith(self.ctx, i)
