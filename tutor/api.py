@@ -87,9 +87,13 @@ class Tutor:
         self.model = model_file
         self.settings = settings or Settings()
         self.decoder = Decoder(model)
-        excluded = {t for t in range(model.n_vocab) if model.is_eog(t)}
-        self.piece_index = PieceIndex([model.piece(t) for t in range(model.n_vocab)], excluded,
-                                      eog_ids=sorted(excluded))
+        from tutor.engine.vocab import load_vocabulary
+
+        # the engine's vocabulary is read once per model file and cached on disk; control and special
+        # tokens never spell an answer, end-of-generation ones only end it
+        self.vocab = load_vocabulary(model_file.path)
+        self.piece_index = PieceIndex(self.vocab.pieces, self.vocab.special_ids | self.vocab.eog_ids,
+                                      eog_ids=sorted(self.vocab.eog_ids))
 
     @classmethod
     def load(cls, model: str | Path | None = None, *, temperature: float = 0.0,
@@ -182,12 +186,10 @@ class Tutor:
         """Return the compiled grammars/a13.schema.json for this model's vocabulary (cached on disk)."""
         if getattr(self, "_schema_grammar", None) is None:
             from tutor.engine.dfa_matcher import compile_json_schema
-            from tutor.engine.vocab import load_vocabulary
             from tutor.resources import grammar_path
 
-            vocab = load_vocabulary(self.model.path)
             schema = json.loads(grammar_path("a13.schema.json").read_text(encoding="utf-8"))
-            self._schema_grammar = compile_json_schema(schema, vocab)
+            self._schema_grammar = compile_json_schema(schema, self.vocab)
         return self._schema_grammar
 
     def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
