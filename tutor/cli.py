@@ -16,6 +16,10 @@ _SUBCOMMANDS = (
     "tutor.commands.history",
     "tutor.commands.bench",
     "tutor.commands.lab",
+    "tutor.commands.importing",
+    "tutor.commands.serve",
+    "tutor.commands.doctor",
+    "tutor.commands.check",
 )
 
 
@@ -27,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"grammar-tutor {__version__}")
     parser.add_argument("--db", help="SQLite file to use (default: $GRAMMAR_TUTOR_DB or the user data folder)")
-    sub = parser.add_subparsers(dest="command", metavar="{correct,eval,history,bench,lab}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _SUBCOMMANDS:
         try:
             module = importlib.import_module(name)

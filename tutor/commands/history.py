@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", dest="history_db", metavar="PATH", default=None,
                         help="SQLite file (default: global --db, $GRAMMAR_TUTOR_DB, else the data folder)")
     parser.add_argument("--learner", metavar="NAME", help="only this learner (default: everyone)")
-    parser.add_argument("--export", choices=("csv", "json"), help="write the whole history in this format")
+    parser.add_argument("--export", choices=("csv", "json", "bundle"),
+                        help="write the whole history in this format (bundle: one learner's, for `import`)")
     parser.add_argument("--out", metavar="FILE", help="write the export here (default: standard output)")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="rows to list (default: 20)")
     parser.add_argument("--verb", help="only this verb (e.g. go)")
@@ -58,7 +59,14 @@ def run(args: argparse.Namespace) -> int:
             if _has_filters(args):
                 raise StoreError("--export writes the whole history of --learner (or everyone); "
                                  "drop --verb/--tense/--person/--since/--until/--search")
-            n = store.export(fmt, args.out if args.out else sys.stdout, learner=args.learner)
+            if fmt == "bundle":
+                from tutor.store.bundle import write_bundle
+
+                if args.learner is None:
+                    raise StoreError("--export bundle writes one learner's history; add --learner NAME")
+                n = write_bundle(store, args.learner, args.out if args.out else sys.stdout)
+            else:
+                n = store.export(fmt, args.out if args.out else sys.stdout, learner=args.learner)
             if args.out:
                 print(f"wrote {n} corrections to {args.out}", file=sys.stderr)
             return 0

@@ -15,6 +15,7 @@ import sqlite_utils
 LEARNERS = "learners"
 CORRECTIONS = "corrections"
 MASK_TIMINGS = "mask_timings"
+OUTBOX = "outbox"
 VERSION_TABLE = "schema_version"
 # The Monday (UTC) of a correction's week. Indexed as an expression, so queries must use this exact text.
 WEEK_SQL = "date(substr(created, 1, 10), '-6 days', 'weekday 1')"
@@ -103,7 +104,30 @@ def _v3_mask_timings(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1_base, _v2_search, _v3_mask_timings)
+# A version-4 UUID made by SQLite itself, so a learner added by any code path gets one.
+_SQL_UUID4 = (
+    "lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||"
+    " substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||"
+    " substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))"
+)
+
+
+def _v4_class(db: sqlite_utils.Database) -> None:
+    """Learner UUIDs (bundles and the class server match learners by them) and the class-server outbox."""
+    db.execute(f"ALTER TABLE {LEARNERS} ADD COLUMN uuid TEXT")
+    db.execute(f"UPDATE {LEARNERS} SET uuid = {_SQL_UUID4} WHERE uuid IS NULL")
+    db.execute(f"CREATE UNIQUE INDEX idx_{LEARNERS}_uuid ON {LEARNERS}(uuid)")
+    db.execute(
+        f"CREATE TRIGGER {LEARNERS}_uuid AFTER INSERT ON {LEARNERS} FOR EACH ROW WHEN NEW.uuid IS NULL"
+        f" BEGIN UPDATE {LEARNERS} SET uuid = {_SQL_UUID4} WHERE id = NEW.id; END"
+    )
+    # Corrections made offline while a class server was chosen, waiting to be uploaded (by row UUID).
+    db[OUTBOX].create({"correction_id": str, "queued": str}, pk="correction_id", not_null={"queued"})
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
+    _v1_base, _v2_search, _v3_mask_timings, _v4_class,
+)
 LATEST = len(MIGRATIONS)
 
 
