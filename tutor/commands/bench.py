@@ -11,6 +11,7 @@ _TARGETS = {
     "engine": "tutor.engine.bench",
     "store": "tutor.store.bench",
     "decoder": "tutor.decoding.bench",
+    "serve": "tutor.server.loadtest",
 }
 
 

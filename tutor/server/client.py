@@ -1,0 +1,189 @@
+"""Talking to a class server: the HTTP client, and a tutor that falls back to the local model offline.
+
+`ClassClient` speaks the server's /v1 API over one keep-alive connection (standard library only, so
+the app needs nothing new). `ClassTutor` corrects on the server; when the server cannot be reached it
+corrects with the local model, keeps the row in the local store and queues it in the outbox, which
+`tutor.server.outbox.flush` uploads once the server is back. The local row and the server's row share
+one UUID, so nothing is lost or stored twice.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import urllib.parse
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tutor.errors import TutorError
+from tutor.result import CorrectionResult
+from tutor.server import records
+
+if TYPE_CHECKING:
+    from tutor.store import Store
+
+
+class ServerError(TutorError):
+    """The class server answered with an error (a wrong class code, a refused request)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Unreachable(TutorError):
+    """The class server cannot be reached (no network, server stopped, busy or failing)."""
+
+
+class ClassClient:
+    """One keep-alive HTTP connection to a class server; not shared between threads."""
+
+    def __init__(self, url: str, token: str, *, timeout: float = 30.0) -> None:
+        """Prepare a client for `url` (http://host:port) sending `token` as the class code."""
+        parts = urllib.parse.urlsplit(url.rstrip("/"))
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise TutorError(f"the class server address {url!r} is not an http:// URL; write it like "
+                             "http://192.168.1.20:8765")
+        self.url = url.rstrip("/")
+        self._https = parts.scheme == "https"
+        self._host, self._port = parts.hostname, parts.port or (443 if self._https else 80)
+        self._base = parts.path
+        self._token = token
+        self.timeout = timeout
+        self._conn: http.client.HTTPConnection | None = None
+
+    def close(self) -> None:
+        """Close the connection (it reopens on the next request)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def request(self, method: str, path: str, body: Any = None, *, token: bool = True) -> tuple[int, dict, Any]:
+        """Send one request; return (status, headers, parsed JSON). Raise Unreachable when no answer came."""
+        data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = f"Bearer {self._token}"
+        for attempt in (1, 2):  # a keep-alive connection the server closed is retried once on a new one
+            try:
+                conn = self._connection()
+                conn.request(method, self._base + path, body=data, headers=headers)
+                response = conn.getresponse()
+                raw = response.read()
+                break
+            except (TimeoutError, http.client.HTTPException, OSError) as exc:
+                self.close()
+                if attempt == 2 or isinstance(exc, TimeoutError):
+                    raise Unreachable(f"the class server {self.url} cannot be reached ({exc or type(exc).__name__})"
+                                      ) from exc
+        if response.getheader("Connection", "").lower() == "close":
+            self.close()
+        try:
+            value = json.loads(raw) if raw else None
+        except ValueError:
+            value = {"error": raw.decode("utf-8", "replace")[:200]}
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, value
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[dict, Any]:
+        """Send one /v1 request and return (headers, JSON); raise ServerError or Unreachable on failure."""
+        status, headers, value = self.request(method, path, body)
+        if status in (500, 502, 503, 504):
+            raise Unreachable(f"the class server {self.url} could not answer ({status}: {_message(value)})")
+        if status == 401:
+            raise ServerError(f"the class server {self.url} refused the class code; check it in Settings", status)
+        if status >= 400:
+            raise ServerError(f"the class server refused the request ({status}): {_message(value)}", status)
+        return headers, value
+
+    def health(self) -> dict[str, Any]:
+        """Return GET /health ({"status": "ok", "model": …})."""
+        status, _, value = self.request("GET", "/health", token=False)
+        if status != 200:
+            raise Unreachable(f"the class server {self.url} is not healthy ({status})")
+        return value
+
+    def check(self, learner: str, text: str, *, learner_uuid: str | None = None,
+              request_id: str | None = None) -> dict[str, Any]:
+        """Return POST /v1/check: {"findings": [… each with "id"], "sentences": […], "notes": […]}."""
+        return self.call("POST", "/v1/check", _body(learner, learner_uuid, request_id, text=text))[1]
+
+    def correct(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
+                request_id: str | None = None) -> tuple[dict[str, Any], str]:
+        """Return POST /v1/correct: (the §A13 object, the stored row's UUID)."""
+        headers, value = self.call("POST", "/v1/correct", _body(learner, learner_uuid, request_id, sentence=sentence))
+        return value, headers.get("x-correction-id", "")
+
+    def correct_detail(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
+                       request_id: str | None = None) -> tuple[CorrectionResult, str]:
+        """Return the server's full correction (explanations, timings) and its row UUID."""
+        _, value = self.call("POST", "/v1/correct?detail=true",
+                             _body(learner, learner_uuid, request_id, sentence=sentence))
+        return records.from_detail(value), value["id"]
+
+    def learners(self) -> list[dict[str, Any]]:
+        """Return GET /v1/learners."""
+        return self.call("GET", "/v1/learners")[1]
+
+    def history(self, name: str, limit: int = 100) -> dict[str, Any]:
+        """Return GET /v1/learners/{name}/history?limit=N: {"learner", "corrections": [newest first]}."""
+        quoted = urllib.parse.quote(name, safe="")
+        return self.call("GET", f"/v1/learners/{quoted}/history?limit={int(limit)}")[1]
+
+    def upload(self, bundle: dict[str, Any]) -> dict[str, Any]:
+        """POST a bundle to /v1/upload; return {"learner", "new", "present", "conflicts"}."""
+        return self.call("POST", "/v1/upload", bundle)[1]
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self._conn is None:
+            kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            self._conn = kind(self._host, self._port, timeout=self.timeout)
+        return self._conn
+
+
+class ClassTutor:
+    """Corrects on a class server, falling back to a local tutor (and the outbox) when it is unreachable."""
+
+    def __init__(self, client: ClassClient, store: Store, local: Callable[[], Any]) -> None:
+        """`local()` returns the local Tutor (loaded lazily by the caller, only when it is needed)."""
+        self.client, self.store, self.local = client, store, local
+        self.last_was_remote = False
+
+    def correct_and_save(self, sentence: str, learner: str) -> CorrectionResult:
+        """Return the correction of `sentence`, kept in the local store under the same UUID as on the server."""
+        from tutor.server.outbox import flush, queue
+        from tutor.store.bundle import learner_info
+
+        info = learner_info(self.store, self.store.ensure_learner(learner))
+        request_id = str(uuid.uuid4())
+        try:
+            result, row_id = self.client.correct_detail(info["name"], sentence, learner_uuid=info["uuid"],
+                                                        request_id=request_id)
+        except Unreachable:
+            self.last_was_remote = False
+            result = self.local().correct(sentence)
+            [row_id] = records.row_ids(request_id, 1)
+            records.save(self.store, info["id"], [(row_id, result)])
+            queue(self.store, [row_id])
+            return result
+        self.last_was_remote = True
+        records.save(self.store, info["id"], [(row_id, result)])
+        flush(self.store, self.client)  # the server is back: send what waited (cheap when nothing does)
+        return result
+
+
+def _body(learner: str, learner_uuid: str | None, request_id: str | None, **fields: str) -> dict[str, Any]:
+    body: dict[str, Any] = {"learner": learner, **fields}
+    if learner_uuid:
+        body["learner_uuid"] = learner_uuid
+    if request_id:
+        body["id"] = request_id
+    return body
+
+
+def _message(value: Any) -> str:
+    if isinstance(value, dict):
+        return str(value.get("error") or value.get("detail") or value)
+    return str(value)

@@ -1,0 +1,90 @@
+"""The outbox: corrections made offline while a class server was chosen, uploaded once it is back.
+
+The outbox holds row UUIDs only; the rows stay in the local store. `flush` sends them as bundles
+(each under the server's 16 kB limit) and forgets a row only after the server confirmed it. A
+crash between the two just resends rows the server already has, which it skips by UUID.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tutor.store import schema
+from tutor.store.bundle import make_bundle
+from tutor.store.records import history_row, utc_stamp
+
+if TYPE_CHECKING:
+    from tutor.server.client import ClassClient
+    from tutor.store import Store
+
+MAX_UPLOAD_BYTES = 15 * 1024  # under the server's 16 kB body limit, with room for the bundle's head
+
+
+@dataclass
+class FlushSummary:
+    """What one flush did: rows the server took as new, already had, or reported in conflict; rows left."""
+
+    new: int = 0
+    present: int = 0
+    conflicts: list[str] = field(default_factory=list)
+    left: int = 0
+
+
+def queue(store: Store, correction_ids: list[str]) -> None:
+    """Queue rows of the local store for upload (a row queued twice is queued once)."""
+    with store._conns.write("queueing corrections for the class server") as db:
+        for row_id in correction_ids:
+            db.conn.execute(f"INSERT OR IGNORE INTO {schema.OUTBOX} (correction_id, queued) VALUES (?, ?)",
+                            [row_id, utc_stamp()])
+
+
+def pending(store: Store) -> int:
+    """Return how many rows wait for upload."""
+    return store._conns.get().execute(f"SELECT COUNT(*) FROM {schema.OUTBOX}").fetchone()[0]
+
+
+def flush(store: Store, client: ClassClient) -> FlushSummary:
+    """Upload every queued row, one learner's bundle at a time; raise Unreachable if the server goes away."""
+    summary = FlushSummary()
+    for learner, rows in _queued(store):
+        for chunk in _chunks(learner, rows):
+            answer = client.upload(make_bundle(learner, chunk))
+            summary.new += answer["new"]
+            summary.present += answer["present"]
+            summary.conflicts += answer["conflicts"]
+            with store._conns.write("clearing uploaded corrections from the outbox") as db:
+                db.conn.executemany(f"DELETE FROM {schema.OUTBOX} WHERE correction_id = ?",
+                                    [(row["id"],) for row in chunk])
+    summary.left = pending(store)
+    return summary
+
+
+def _queued(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    sql = (f"SELECT c.*, l.name AS learner, l.uuid AS learner_uuid, l.created AS learner_created"
+           f" FROM {schema.OUTBOX} o JOIN {schema.CORRECTIONS} c ON c.id = o.correction_id"
+           f" JOIN {schema.LEARNERS} l ON l.id = c.learner_id ORDER BY l.id, c.created, c.seq")
+    groups: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for row in store._conns.get().query(sql):
+        head = {"uuid": row["learner_uuid"], "name": row["learner"], "created": row["learner_created"]}
+        groups.setdefault(head["uuid"], (head, []))[1].append(history_row(row))
+    return list(groups.values())
+
+
+def _chunks(learner: dict[str, Any], rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Split rows into bundles whose JSON stays under MAX_UPLOAD_BYTES (a lone larger row goes alone)."""
+    out: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    size = len(json.dumps(make_bundle(learner, []), ensure_ascii=False).encode("utf-8"))
+    used = size
+    for row in rows:
+        cost = len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 2
+        if current and used + cost > MAX_UPLOAD_BYTES:
+            out.append(current)
+            current, used = [], size
+        current.append(row)
+        used += cost
+    if current:
+        out.append(current)
+    return out

@@ -1,0 +1,96 @@
+"""What the class server stores: each request's corrections under row UUIDs, exactly once.
+
+A client may send a request UUID; the rows' UUIDs are then derived from it (uuid5), so a request
+retried after a lost answer stores nothing twice. Learners are found by UUID when the client sends
+one (the app does), else by name.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from tutor.result import CorrectionResult, Timings
+from tutor.store import schema
+from tutor.store.bundle import learner_for_import
+from tutor.store.records import CORRECTION_COLUMNS, correction_row
+
+if TYPE_CHECKING:
+    from tutor.server.pool import ModelInfo
+    from tutor.store import Store
+
+A13_KEYS = ("original", "verb", "tense", "person", "correct_form", "spanish")
+_INSERT_OR_IGNORE = (f"INSERT OR IGNORE INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
+                     f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})")
+
+
+def row_ids(request_id: str | None, count: int) -> list[str]:
+    """Return `count` row UUIDs: derived from the request's UUID when given, else random."""
+    if request_id is None:
+        return [str(uuid.uuid4()) for _ in range(count)]
+    base = uuid.UUID(request_id)
+    return [str(uuid.uuid5(base, str(n))) for n in range(count)]
+
+
+def learner_id(store: Store, name: str, learner_uuid: str | None) -> int:
+    """Return the local id of the learner: by UUID when given (created with it if new), else by name."""
+    if learner_uuid is None:
+        return store.ensure_learner(name)
+    with store._conns.write(f"finding learner {name!r}") as db:
+        return learner_for_import(db, {"uuid": learner_uuid, "name": name, "created": None})[0]
+
+
+def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) -> int:
+    """Store (row UUID, result) pairs in one transaction, skipping UUIDs already there; return rows added."""
+    added = 0
+    with store._conns.write("saving the class server's corrections") as db:
+        for row_id, result in items:
+            row = correction_row(result, learner_id=learner, model_name=None, model_sha256=None, settings=None)
+            row["id"] = row_id
+            added += db.conn.execute(_INSERT_OR_IGNORE, row).rowcount
+    return added
+
+
+def finding_result(finding: dict[str, Any], text: str, info: ModelInfo, total_ms: float) -> CorrectionResult:
+    """Return one finding of `Tutor.check` (a §A13 correction with its span) as a CorrectionResult to store."""
+    output = {key: finding[key] for key in A13_KEYS if key in finding}
+    output.setdefault("original", text)
+    if "confidence" in finding:
+        output["confidence"] = finding["confidence"]
+    return CorrectionResult(
+        original=output["original"], output=output, out_of_scope=False, is_correct=False,
+        confidence=float(finding.get("confidence", 1.0)), error_span=finding.get("written"),
+        error_start=finding.get("start"), error_end=finding.get("end"),
+        explanation_en=finding.get("explanation_en", ""), explanation_es=finding.get("explanation_es", ""),
+        timings=Timings(total_ms=total_ms), model_name=info.name, model_sha256=info.sha256,
+        settings=json.loads(json.dumps(info.settings)),
+    )
+
+
+def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:
+    """Return what the app's card needs besides the §A13 object (POST /v1/correct?detail=true)."""
+    return {"id": row_id, "output": result.output, "out_of_scope": result.out_of_scope,
+            "is_correct": result.is_correct, "confidence": result.confidence, "error_span": result.error_span,
+            "error_start": result.error_start, "error_end": result.error_end,
+            "explanation_en": result.explanation_en, "explanation_es": result.explanation_es,
+            "timings": result.timings.to_dict(), "model_name": result.model_name,
+            "model_sha256": result.model_sha256, "settings": result.settings}
+
+
+def from_detail(value: dict[str, Any]) -> CorrectionResult:
+    """Return the CorrectionResult that detail() described (the app keeps it in its local store)."""
+    return CorrectionResult(
+        original=value["output"]["original"], output=value["output"], out_of_scope=value["out_of_scope"],
+        is_correct=value["is_correct"], confidence=value["confidence"], error_span=value["error_span"],
+        error_start=value["error_start"], error_end=value["error_end"],
+        explanation_en=value["explanation_en"], explanation_es=value["explanation_es"],
+        timings=Timings(**value["timings"]), model_name=value["model_name"],
+        model_sha256=value["model_sha256"], settings=value["settings"])
+
+
+def learners(store: Store) -> list[dict[str, Any]]:
+    """Return every learner as {"name", "uuid", "created", "corrections"}, by name."""
+    sql = (f"SELECT l.name, l.uuid, l.created, COUNT(c.seq) AS corrections FROM {schema.LEARNERS} l"
+           f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id GROUP BY l.id ORDER BY l.name COLLATE NOCASE")
+    return list(store._conns.get().query(sql))
