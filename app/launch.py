@@ -13,6 +13,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     namespace = build_parser().parse_args(args)
     if namespace.command is None:
+        from app.platform_check import ensure_platform
+
+        failed = ensure_platform()  # a missing system library would make Qt abort the process
+        if failed is not None:
+            return failed
         from app.main import run_app  # Qt is imported only when the window is wanted
 
         return run_app(db=namespace.db)

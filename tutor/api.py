@@ -100,10 +100,14 @@ class Tutor:
              progress: Callable[[float, str], None] | None = None, **settings: Any) -> Tutor:
         """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
         from tutor.decoding.llm import LoadedModel
+        from tutor.decoding.preflight import ensure_model_runs
 
         if progress:
             progress(0.05, "checking the model file")
         model_file = resolve(model)
+        if progress:
+            progress(0.2, "checking that the model runs on this computer")
+        ensure_model_runs(model_file.path, model_file.sha256)  # a native crash happens in a child, once
         if progress:
             progress(0.3, f"loading {model_file.name}")
         llm = LoadedModel(model_file)

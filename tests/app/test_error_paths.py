@@ -154,3 +154,17 @@ def test_a_failed_save_still_shows_the_card(qtbot, make_window, engine, db_path)
     assert_actionable(message)
     assert "not saved" in message
     window.store = None
+
+
+def test_a_native_crash_of_the_inference_library_is_a_banner_and_the_window_stays(
+        qtbot, make_window, settings, tmp_path, monkeypatch):
+    """llama.cpp crashing on this CPU (as AMX builds did) must not make the window vanish."""
+    from tutor.models import resolve
+
+    monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(tmp_path))
+    monkeypatch.setenv("GRAMMAR_TUTOR_TEST_NATIVE_CRASH", "1")
+    window = load_and_fail(qtbot, make_window, settings, resolve().path)
+    message = window.messages.message("model")
+    assert_actionable(message)
+    assert "crashed" in message and "pip install" in message
+    assert window.isVisible()

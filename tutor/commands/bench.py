@@ -12,6 +12,7 @@ _TARGETS = {
     "store": "tutor.store.bench",
     "decoder": "tutor.decoding.bench",
     "serve": "tutor.server.loadtest",
+    "buffers": "tutor.decoding.bench_native",
 }
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import llama_cpp
 import numpy as np
 
+from tutor.decoding.native import model_params_for_this_cpu
 from tutor.errors import ModelError
 from tutor.models import ModelFile, check_gguf
 
@@ -48,7 +49,8 @@ class LoadedModel:
         _silence_llama_logs()
         threads = n_threads or max(1, min(4, os.cpu_count() or 1))
         try:
-            with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
+            with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull), \
+                    model_params_for_this_cpu():
                 self.llm = llama_cpp.Llama(
                     str(path), n_ctx=n_ctx, n_batch=512, n_threads=threads, n_threads_batch=threads,
                     seed=seed, verbose=False, logits_all=False,
@@ -57,6 +59,11 @@ class LoadedModel:
             raise ModelError(
                 f"the model file {path} could not be loaded ({exc}). It may be truncated or damaged:"
                 " choose another .gguf file or reinstall the default model."
+            ) from exc
+        except Exception as exc:  # e.g. a chat template in the file that does not parse (jinja2)
+            raise ModelError(
+                f"the model file {path} could not be loaded: {type(exc).__name__}: {exc}. The file's"
+                " metadata is broken: choose another .gguf file or reinstall the default model."
             ) from exc
         self.path = path
         self.file = model if isinstance(model, ModelFile) else None
@@ -161,3 +168,61 @@ class LoadedModel:
         """Return a zero-copy float32 view of the logits of output row i (-1: the last one)."""
         ptr = llama_cpp.llama_get_logits_ith(self.ctx, i)
         return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
+
+    # -- scoring --------------------------------------------------------------------------------
+    def all_logits(self, n_rows: int) -> np.ndarray:
+        """Return a zero-copy (n_rows, n_vocab) view of the logits of the last batch (logits_for='all')."""
+        ptr = llama_cpp.llama_get_logits(self.ctx)
+        return np.ctypeslib.as_array(ptr, shape=(n_rows, self.n_vocab))
+
+    def token_logprobs(self, prompt: list[int], variants: list[list[int]]) -> list[np.ndarray]:
+        """Return, for each variant, the log-probability of each of its tokens after `prompt`.
+
+        Variants are evaluated in sorted order, so each one re-evaluates only what differs from the
+        one before it (a shared prefix is run once); a position whose context is unchanged keeps the
+        log-probability computed for the previous variant.
+        """
+        p = len(prompt)
+        if p == 0:
+            raise ValueError("token_logprobs needs a non-empty prompt (at least BOS)")
+        out: list[np.ndarray | None] = [None] * len(variants)
+        prev: list[int] | None = None
+        prev_lp: np.ndarray | None = None
+        for k in sorted(range(len(variants)), key=lambda i: variants[i]):
+            v = variants[k]
+            full = prompt + v
+            if len(full) >= self.n_ctx:
+                raise ModelError(f"the sentence needs {len(full)} tokens but the context holds {self.n_ctx}")
+            lp = np.zeros(len(v), dtype=np.float64)
+            if prev is None:
+                common = 0
+                for a, b in zip(self.kv_tokens, full, strict=False):
+                    if a != b:
+                        break
+                    common += 1
+                start = min(common, p - 1)
+                known = 0
+            else:
+                shared = 0
+                for a, b in zip(prev, v, strict=False):
+                    if a != b:
+                        break
+                    shared += 1
+                known = shared
+                lp[:shared] = prev_lp[:shared]
+                start = p + shared - 1
+            self._trim(start)
+            chunk = full[start: len(full) - 1]
+            if chunk and known < len(v):
+                if len(chunk) > self._batch_cap:
+                    raise ModelError("the sentence is too long to score in one batch")
+                self._decode(chunk, start, "all")
+                self.kv_tokens.extend(chunk)
+                rows = self.all_logits(len(chunk))
+                for pos in range(p + known, len(full)):
+                    row = rows[pos - start - 1]
+                    m = float(row.max())
+                    lp[pos - p] = float(row[full[pos]]) - m - float(np.log(np.exp(row - m).sum()))
+            out[k] = lp
+            prev, prev_lp = v, lp
+        return out  # type: ignore[return-value]
