@@ -10,8 +10,10 @@ construct and its line:column.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
+from tutor.engine.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from tutor.engine.matcher import GrammarError
 
 # --- the tree -------------------------------------------------------------------------------------
@@ -132,12 +134,13 @@ class _Lexer:
         self.text = text
         self.source = source
         self.i = 0
+        self.newlines = [m.start() for m in re.finditer("\n", text)]  # pos() is a bisection, not a scan
 
     def pos(self, i: int | None = None) -> Pos:
         i = self.i if i is None else i
-        line = self.text.count("\n", 0, i) + 1
-        col = i - (self.text.rfind("\n", 0, i) + 1) + 1
-        return Pos(self.source, line, col)
+        line = bisect_right(self.newlines, i - 1)
+        col = i - (self.newlines[line - 1] + 1 if line else 0) + 1
+        return Pos(self.source, line + 1, col)
 
     def error(self, message: str, i: int | None = None) -> GrammarError:
         return GrammarError(f"{self.pos(i)}: {message}")
@@ -288,9 +291,15 @@ class _Lexer:
 
 
 class _Parser:
-    def __init__(self, tokens: list[_Tok]) -> None:
+    def __init__(self, tokens: list[_Tok], max_depth: int) -> None:
         self.toks = tokens
         self.k = 0
+        self.depth = 0
+        self.max_depth = max_depth
+
+    def _too_deep(self, pos: Pos, what: str) -> LimitExceeded:
+        return LimitExceeded(f"{pos}: {what} nested more than {self.max_depth} deep (limit max_depth="
+                             f"{self.max_depth}); split the expression into named rules")
 
     @property
     def tok(self) -> _Tok:
@@ -331,6 +340,7 @@ class _Parser:
 
     def postfix(self) -> Node:
         node = self.primary()
+        stacked = 0
         while True:
             t = self.tok
             if t.kind == "op" and t.value in "?*+":
@@ -339,6 +349,9 @@ class _Parser:
                 lo, hi = t.value  # type: ignore[misc]
             else:
                 return node
+            stacked += 1
+            if stacked > self.max_depth:
+                raise self._too_deep(t.pos, "repetition operators")
             self.k += 1
             node = Repeat(node, lo, hi)
 
@@ -354,7 +367,11 @@ class _Parser:
         if t.kind == "ident":
             return Ref(str(t.value), t.pos)
         if t.kind == "op" and t.value == "(":
+            self.depth += 1
+            if self.depth > self.max_depth:
+                raise self._too_deep(t.pos, "parentheses")
             inner = self.alternates()
+            self.depth -= 1
             if not (self.tok.kind == "op" and self.tok.value == ")"):
                 found = self._show()
                 raise GrammarError(f"{t.pos}: this '(' is not closed (found {found} at {self.tok.pos})")
@@ -373,9 +390,13 @@ class _Parser:
         return repr(t.value if not isinstance(t.value, bytes) else t.value.decode("utf-8", "replace"))
 
 
-def parse_gbnf(text: str, source: str = "<grammar>") -> GrammarSource:
-    """Return the rules of a GBNF grammar text; raise GrammarError naming any unsupported construct."""
-    rules = _Parser(_Lexer(text, source).tokens()).grammar()
+def parse_gbnf(text: str, source: str = "<grammar>", limits: Limits | None = None) -> GrammarSource:
+    """Return the rules of a GBNF grammar text; raise GrammarError naming any unsupported construct.
+
+    Parentheses and stacked repetition operators may nest `limits.max_depth` deep (LimitExceeded).
+    """
+    max_depth = (limits or DEFAULT_LIMITS).max_depth
+    rules = _Parser(_Lexer(text, source).tokens(), max_depth).grammar()
     if not rules:
         raise GrammarError(f"{source}: the grammar defines no rules; write at least 'root ::= …'")
     seen: dict[str, Rule] = {}

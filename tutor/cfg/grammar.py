@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from tutor.cfg.gbnf import Alt, GrammarSource, Literal, Node, Pattern, Ref, Repeat, Rule, Seq, parse_gbnf
+from tutor.engine.dfa import minimise
+from tutor.engine.limits import Budget, LimitExceeded, Limits
 from tutor.engine.matcher import GrammarError
-
-MAX_NFA_STATES = 200_000  # an inlined grammar larger than this is rejected rather than compiled for minutes
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,17 +123,14 @@ def _find_cycle(graph: dict[str, set[str]], start: str) -> list[str] | None:
 class _NFA:
     """A Thompson NFA over bytes with epsilon edges and rule-call edges."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget) -> None:
         self.eps: list[list[int]] = []
         self.byte_edges: list[list[tuple[tuple[int, ...], int]]] = []
         self.calls: list[list[tuple[int, int]]] = []
+        self.budget = budget
 
     def state(self) -> int:
-        if len(self.eps) >= MAX_NFA_STATES:
-            raise GrammarError(
-                f"the grammar expands to more than {MAX_NFA_STATES} automaton states; reduce large {{m,n}}"
-                " repetitions or make a repeated sub-rule recursive"
-            )
+        self.budget.nfa_states(len(self.eps) + 1)
         self.eps.append([])
         self.byte_edges.append([])
         self.calls.append([])
@@ -165,9 +162,12 @@ class _RuleDFA:
 
 
 def _determinize(nfa: _NFA, start: int, end: int) -> _RuleDFA:
+    budget = nfa.budget
+
     def closure(states: set[int]) -> frozenset[int]:
         todo, seen = list(states), set(states)
         while todo:
+            budget.tick()
             for t in nfa.eps[todo.pop()]:
                 if t not in seen:
                     seen.add(t)
@@ -197,11 +197,12 @@ def _determinize(nfa: _NFA, start: int, end: int) -> _RuleDFA:
             key = frozenset(targets)
             if key not in memo:
                 memo[key] = _intern(closure(targets), index, order)
+                budget.states(len(order))
             row[b] = memo[key]
         rows.append(row)
         calls.append(tuple(sorted((r, _intern(closure(ts), index, order)) for r, ts in by_rule.items())))
     final = np.array([end in subset for subset in order], dtype=bool)
-    return _minimize(np.array(rows, dtype=np.int32).reshape(-1, 256), tuple(calls), final)
+    return _minimize(np.array(rows, dtype=np.int32).reshape(-1, 256), tuple(calls), final, budget)
 
 
 def _intern(subset: frozenset[int], index: dict[frozenset[int], int], order: list[frozenset[int]]) -> int:
@@ -214,79 +215,41 @@ def _intern(subset: frozenset[int], index: dict[frozenset[int], int], order: lis
 _Calls = tuple[tuple[tuple[int, int], ...], ...]
 
 
-def _minimize(rows: np.ndarray, calls: _Calls, final: np.ndarray) -> _RuleDFA:
-    """Trim states that cannot finish, then merge equivalent states (Moore refinement); start stays 0."""
-    n = len(final)
-    back: list[set[int]] = [set() for _ in range(n)]
-    for s in range(n):
-        for t in set(rows[s].tolist()) - {-1}:
-            back[t].add(s)
-        for _, t in calls[s]:
-            back[t].add(s)
-    live = set(np.flatnonzero(final).tolist())
-    todo = list(live)
-    while todo:
-        for p in back[todo.pop()]:
-            if p not in live:
-                live.add(p)
-                todo.append(p)
-    if 0 not in live:
-        return _RuleDFA(np.full((1, 256), -1, np.int32), ((),), np.array([False]))
-    rows = rows.copy()
-    for s in range(n):
-        for b in np.flatnonzero(rows[s] >= 0):
-            if int(rows[s, b]) not in live:
-                rows[s, b] = -1
-    calls = tuple(tuple(c for c in cs if c[1] in live) for cs in calls)
+def _minimize(rows: np.ndarray, calls: _Calls, final: np.ndarray, budget: Budget) -> _RuleDFA:
+    """Trim states that cannot finish, then merge equivalent states; start stays 0.
 
-    cls = np.array([int(f) if s in live else -1 for s, f in enumerate(final)], dtype=np.int64)
-    while True:
-        sigs: dict[tuple, int] = {}
-        new = np.empty(n, dtype=np.int64)
-        for s in range(n):
-            if s not in live:
-                new[s] = -1
-                continue
-            row_cls = np.where(rows[s] >= 0, cls[np.maximum(rows[s], 0)], -1)
-            sig = (int(cls[s]), row_cls.tobytes(), tuple(sorted((r, int(cls[t])) for r, t in calls[s])))
-            new[s] = sigs.setdefault(sig, len(sigs))
-        if len(sigs) == len(set(cls[cls >= 0].tolist())):
-            break
-        cls = new
-    # Renumber classes so that the start state's class is 0, in order of first appearance.
-    renum: dict[int, int] = {int(cls[0]): 0}
-    for s in range(n):
-        if cls[s] >= 0 and int(cls[s]) not in renum:
-            renum[int(cls[s])] = len(renum)
-    m = len(renum)
-    out_rows = np.full((m, 256), -1, dtype=np.int32)
-    out_calls: list[tuple[tuple[int, int], ...]] = [()] * m
-    out_final = np.zeros(m, dtype=bool)
-    for s in range(n):
-        if cls[s] < 0:
-            continue
-        c = renum[int(cls[s])]
-        row = rows[s]
-        out_rows[c] = np.where(row >= 0, [renum.get(int(cls[t]), -1) if t >= 0 else -1 for t in row], -1)
-        out_calls[c] = tuple(sorted({(r, renum[int(cls[t])]) for r, t in calls[s]}))
-        out_final[c] = final[s]
-    return _RuleDFA(out_rows, tuple(out_calls), out_final)
+    Each callee becomes one extra symbol column (a determinised state calls a rule with one target),
+    so the engine's Hopcroft minimisation does the work in O(n log n).
+    """
+    callees = sorted({r for cs in calls for r, _ in cs})
+    column = {r: 256 + k for k, r in enumerate(callees)}
+    table = np.full((rows.shape[0], 256 + len(callees)), -1, dtype=np.int32)
+    table[:, :256] = rows
+    for s, cs in enumerate(calls):
+        for r, t in cs:
+            table[s, column[r]] = t
+    out, out_final = minimise(table, final, budget=budget)
+    out_calls = tuple(
+        tuple((r, int(out[s, column[r]])) for r in callees if out[s, column[r]] >= 0) for s in range(out.shape[0])
+    )
+    return _RuleDFA(np.ascontiguousarray(out[:, :256]), out_calls, out_final)
 
 
 # --- the compiler ----------------------------------------------------------------------------------
 
 
 @cache
-def _pattern_dfa(regex: str) -> tuple[np.ndarray, np.ndarray, int]:
+def _pattern_dfa(regex: str, limits: Limits | None) -> tuple[np.ndarray, np.ndarray, int]:
     from tutor.engine.regex import regex_to_dfa  # the project's regex compiler (byte-level, UTF-8 aware)
 
-    dfa = regex_to_dfa(regex)
+    dfa = regex_to_dfa(regex, limits)
     return np.asarray(dfa.transitions, dtype=np.int32), np.asarray(dfa.accepting, dtype=bool), int(dfa.start)
 
 
 class _Compiler:
-    def __init__(self, src: GrammarSource) -> None:
+    def __init__(self, src: GrammarSource, budget: Budget) -> None:
         self.src = src
+        self.budget = budget
         self.rules = {r.name: r for r in src.rules}
         self._check_references()
         self.reachable = self._reachable(src.start)
@@ -352,7 +315,9 @@ class _Compiler:
 
     def _pattern(self, node: Pattern) -> tuple[np.ndarray, np.ndarray, int]:
         try:
-            return _pattern_dfa(node.regex)
+            return _pattern_dfa(node.regex, self.budget.limits)
+        except LimitExceeded as exc:
+            raise LimitExceeded(f"{node.pos}: in the terminal {node.regex!r}: {exc}") from None
         except GrammarError as exc:
             raise GrammarError(f"{node.pos}: in the terminal {node.regex!r}: {exc}") from None
 
@@ -409,13 +374,43 @@ class _Compiler:
 
     def rule_dfa(self, name: str) -> _RuleDFA:
         if name not in self.dfas:
-            nfa = _NFA()
-            start, end = self.fragment(nfa, self.rules[name].body)
-            self.dfas[name] = _determinize(nfa, start, end)
+            rule = self.rules[name]
+            with self.budget.at(f"{rule.pos}: the rule {name!r}"):
+                nfa = _NFA(self.budget)
+                start, end = self.fragment(nfa, rule.body)
+                self.dfas[name] = _determinize(nfa, start, end)
         return self.dfas[name]
 
+    def _inline_order(self) -> list[str]:
+        """Return the inlined (non-recursive) rules, callees before callers, found without recursion.
+
+        Building them in this order means fragment() finds every inlined callee already compiled,
+        so a chain of 500 rules never nests 500 Python calls deep.
+        """
+        order: list[str] = []
+        done: set[str] = set()
+        for root in self.rules:
+            if root in done:
+                continue
+            stack = [(root, iter({r.name for r in _refs(self.rules[root].body)} - self.recursive))]
+            done.add(root)
+            while stack:
+                name, children = stack[-1]
+                child = next(children, None)
+                if child is None:
+                    stack.pop()
+                    if name not in self.recursive:
+                        order.append(name)
+                elif child not in done:
+                    done.add(child)
+                    stack.append((child, iter({r.name for r in _refs(self.rules[child].body)} - self.recursive)))
+        return order
+
     def compile(self, text_sha256: str) -> Grammar:
+        for name in self._inline_order():
+            self.rule_dfa(name)
         dfas = [self.rule_dfa(name) for name in self.frames]
+        self.budget.states(sum(len(d.final) for d in dfas))
         offsets = np.cumsum([0] + [len(d.final) for d in dfas])
         trans = np.concatenate(
             [np.where(d.rows >= 0, d.rows + offsets[i], -1) for i, d in enumerate(dfas)]
@@ -437,13 +432,17 @@ class _Compiler:
         )
 
 
-def compile_grammar(text: str, source: str = "<grammar>") -> Grammar:
-    """Return the compiled grammar of a GBNF text; raise GrammarError naming what cannot be compiled."""
-    parsed = parse_gbnf(text, source)
-    return _Compiler(parsed).compile(hashlib.sha256(text.encode("utf-8")).hexdigest())
+def compile_grammar(text: str, source: str = "<grammar>", limits: Limits | None = None) -> Grammar:
+    """Return the compiled grammar of a GBNF text; raise GrammarError naming what cannot be compiled.
+
+    A grammar that would pass `limits` (states, seconds, nesting) raises LimitExceeded naming the rule.
+    """
+    parsed = parse_gbnf(text, source, limits)
+    budget = Budget(limits, subject=f"the grammar {source}")
+    return _Compiler(parsed, budget).compile(hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
-def load_grammar(path: str | Path) -> Grammar:
+def load_grammar(path: str | Path, limits: Limits | None = None) -> Grammar:
     """Return the compiled grammar of a .gbnf file."""
     path = Path(path)
-    return compile_grammar(path.read_text(encoding="utf-8"), path.name)
+    return compile_grammar(path.read_text(encoding="utf-8"), path.name, limits)

@@ -18,6 +18,7 @@ import numpy as np
 from tutor.cfg.grammar import Grammar, compile_grammar
 from tutor.cfg.parser import ACCEPT, DEAD, PushdownParser
 from tutor.cfg.tokens import NodeTokens, classify_node, vocab_trie
+from tutor.engine.limits import Budget, Limits
 from tutor.engine.matcher import AllowedSet, TokenRejected
 
 MAX_FORCED = 256  # a forced continuation longer than this is handed out in pieces
@@ -31,8 +32,10 @@ class CompiledCFG:
     """
 
     def __init__(self, grammar: Grammar, vocab: object, *, cache_depth: int = 64, cache_states: int = 4096,
-                 precompute: bool = True) -> None:
+                 precompute: bool = True, limits: Limits | None = None) -> None:
         t0 = time.perf_counter()
+        budget = Budget(limits, subject=f"the grammar {grammar.source}")
+        budget.states(grammar.n_nodes)
         self.grammar = grammar
         self.vocab = vocab
         self.pieces: tuple[bytes, ...] = tuple(vocab.pieces)  # type: ignore[attr-defined]
@@ -50,10 +53,14 @@ class CompiledCFG:
         self._forced: dict[int, bytes] = {}
         called = self._called_frames()
         self._track = [int(r) in called for r in grammar.node_rule.tolist()]
+        self.index_bytes = 0
         if precompute:
             for node in range(grammar.n_nodes):
                 if self.parser.has_bytes[node]:
-                    self.node_tokens(node)
+                    nt = self.node_tokens(node)
+                    self.index_bytes += nt.accepted.nbytes + 16 * len(nt.uncertain)
+                    budget.index_bytes(self.index_bytes)
+                    budget.check_time()
         self.compile_ms = (time.perf_counter() - t0) * 1e3
 
     def _called_frames(self) -> set[int]:
@@ -208,11 +215,15 @@ class CFGMatcher:
         self._ended = False
 
 
-def compile_cfg(source: str | Path, vocab: object, **options: object) -> CompiledCFG:
-    """Return a GBNF grammar (a .gbnf path, or the grammar text itself) compiled against a vocabulary."""
+def compile_cfg(source: str | Path, vocab: object, *, limits: Limits | None = None,
+                **options: object) -> CompiledCFG:
+    """Return a GBNF grammar (a .gbnf path, or the grammar text itself) compiled against a vocabulary.
+
+    `limits` bound both steps (GrammarError / LimitExceeded naming the rule or the limit).
+    """
     if isinstance(source, Path) or (source.endswith(".gbnf") and "\n" not in source):
         path = Path(source)
-        grammar = compile_grammar(path.read_text(encoding="utf-8"), path.name)
+        grammar = compile_grammar(path.read_text(encoding="utf-8"), path.name, limits)
     else:
-        grammar = compile_grammar(str(source))
-    return CompiledCFG(grammar, vocab, **options)  # type: ignore[arg-type]
+        grammar = compile_grammar(str(source), limits=limits)
+    return CompiledCFG(grammar, vocab, limits=limits, **options)  # type: ignore[arg-type]

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tutor.engine.limits import Budget
+
 if TYPE_CHECKING:
     from tutor.engine.regex import NFA
 
@@ -85,7 +87,12 @@ class ClassDFA:
 
 
 def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return (table, accepting) of the subset construction; DFA state 0 is the start."""
+    """Return (table, accepting) of the subset construction; DFA state 0 is the start.
+
+    Raises LimitExceeded when the DFA passes the NFA's budget (max_states, max_seconds).
+    """
+    budget = nfa.budget
+    budget.index_bytes(n_symbols * 4)  # one row of the table; checked again as the table grows
     closures: dict[int, frozenset[int]] = {}
 
     def closure(s: int) -> frozenset[int]:
@@ -94,6 +101,7 @@ def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple
             seen = {s}
             todo = [s]
             while todo:
+                budget.tick()
                 for t in nfa.eps[todo.pop()]:
                     if t not in seen:
                         seen.add(t)
@@ -129,6 +137,8 @@ def determinise(nfa: NFA, start: int, finals: set[int], n_symbols: int) -> tuple
                 if tid is None:
                     tid = ids[target] = len(order)
                     order.append(target)
+                    budget.states(len(order))
+                    budget.index_bytes(len(order) * n_symbols * 4)
                 row[bounds[j] : bounds[j + 1]] = tid
         rows.append(row)
     table = np.stack(rows) if rows else np.full((1, n_symbols), -1, dtype=np.int32)
@@ -160,8 +170,9 @@ def _reachable(rows: list[list[int]], start: int) -> np.ndarray:
     return seen
 
 
-def hopcroft(table: np.ndarray, accepting: np.ndarray) -> np.ndarray:
+def hopcroft(table: np.ndarray, accepting: np.ndarray, budget: Budget | None = None) -> np.ndarray:
     """Return the class of each state of a complete DFA (no -1 entries) under Hopcroft's algorithm."""
+    budget = budget if budget is not None else Budget()
     n = table.shape[0]
     # Symbols with identical columns are interchangeable: refine on one representative each.
     columns = table[:, column_classes(table)[0]].T
@@ -181,6 +192,7 @@ def hopcroft(table: np.ndarray, accepting: np.ndarray) -> np.ndarray:
             blocks.append(part)
     work = {min(range(len(blocks)), key=lambda b: len(blocks[b]))} if len(blocks) == 2 else set()
     while work:
+        budget.tick()
         splitter = list(blocks[work.pop()])
         for sources, offsets in preimages:
             touched: dict[int, set[int]] = {}
@@ -203,7 +215,8 @@ def hopcroft(table: np.ndarray, accepting: np.ndarray) -> np.ndarray:
     return np.array(block_of, dtype=np.int64)
 
 
-def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0,
+             budget: Budget | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Return (table, accepting) of the minimal trimmed DFA; state 0 is the start, states in BFS order.
 
     Unreachable states are dropped, and so are states from which no accepting state can be
@@ -221,7 +234,7 @@ def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0) -> tuple[
     remap[-1] = dead  # -1 entries index the last slot: the explicit dead state
     complete = np.vstack([remap[table[keep]], np.full((1, n_symbols), dead)])
     acc = np.append(accepting[keep], False)
-    classes = hopcroft(complete, acc)
+    classes = hopcroft(complete, acc, budget)
     dead_class = classes[dead]
     # Renumber classes in BFS order from the start state, leaving out the dead class.
     class_table = np.empty((classes.max() + 1, n_symbols), dtype=np.int64)
@@ -255,12 +268,13 @@ def minimise(table: np.ndarray, accepting: np.ndarray, start: int = 0) -> tuple[
 def nfa_to_dfa(nfa: NFA, start: int, finals: set[int]) -> DFA:
     """Return the minimal byte DFA of an NFA."""
     table, accepting = determinise(nfa, start, finals, N_BYTES)
-    table, accepting = minimise(table, accepting)
+    table, accepting = minimise(table, accepting, budget=nfa.budget)
     return DFA(table, accepting, 0)
 
 
-def intersect(a: DFA, b: DFA) -> DFA:
+def intersect(a: DFA, b: DFA, budget: Budget | None = None) -> DFA:
     """Return the minimal DFA accepting the strings both a and b accept (product construction)."""
+    budget = budget if budget is not None else Budget()
     nb = b.n_states
     ids = {a.start * nb + b.start: 0}
     order = [(a.start, b.start)]
@@ -278,8 +292,9 @@ def intersect(a: DFA, b: DFA) -> DFA:
             if tid is None:
                 tid = ids[key] = len(order)
                 order.append(divmod(key, nb))
+                budget.states(len(order))
             row[keys == key] = tid
         rows.append(row)
     accepting = np.array([bool(a.accepting[x] and b.accepting[y]) for x, y in order])
-    table, accepting = minimise(np.stack(rows), accepting)
+    table, accepting = minimise(np.stack(rows), accepting, budget=budget)
     return DFA(table, accepting, 0)

@@ -22,13 +22,14 @@ import numpy as np
 from tutor.engine import cache
 from tutor.engine.dfa import DFA, ClassDFA
 from tutor.engine.index import IndexArrays, build_index
-from tutor.engine.matcher import AllowedSet, TokenRejected
+from tutor.engine.limits import Budget, Limits, short
+from tutor.engine.matcher import AllowedSet, GrammarError, TokenRejected
 from tutor.engine.vocab import Vocabulary
 
 # Part of every cache key, with a hash of the compiler's own source (see _code_version), so an
 # entry written by different compiler code is never loaded.
 ENGINE_VERSION = 2
-_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "dfa_matcher.py", "vocab.py")
+_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "dfa_matcher.py", "vocab.py", "limits.py")
 MAX_FORCED = 4096
 
 
@@ -59,6 +60,7 @@ class CompiledGrammar:
     step_class: tuple[int, ...]
     from_cache: bool
     build_ms: float
+    cache_path: Path | None = None  # the cache entry this grammar was loaded from or saved to
 
     @property
     def n_states(self) -> int:
@@ -133,7 +135,8 @@ def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _assemble(
-    kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float
+    kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
+    cache_path: Path | None = None,
 ) -> CompiledGrammar:
     """Return a CompiledGrammar from its arrays (fresh or loaded from the cache)."""
     class_table = arrays["class_table"].astype(np.int32, copy=False)
@@ -171,6 +174,7 @@ def _assemble(
         step_class=tuple(arrays["byte_class"].tolist()),
         from_cache=from_cache,
         build_ms=build_ms,
+        cache_path=cache_path,
     )
 
 
@@ -193,18 +197,25 @@ def _code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: bool) -> CompiledGrammar:
-    """Return the grammar from the cache, or build it with build() -> (ClassDFA, families) and cache it."""
+def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: bool,
+             budget: Budget) -> CompiledGrammar:
+    """Return the grammar from the cache, or build it with build() -> (ClassDFA, families) and cache it.
+
+    The budget's limits bind the build; a cached grammar larger than them is refused as well.
+    """
     grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
     key = f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}"
     entry = cache.entry_path("index", key)
     if use_cache:
         hit = cache.load(entry)
         if hit is not None and hit[1].get("vocab") == vocab.sha256 and hit[1].get("grammar") == grammar_sha:
-            return _assemble(kind, key, vocab, hit[0], True, 0.0)
+            budget.states(int(hit[0]["class_table"].shape[0]))
+            budget.index_bytes(sum(a.nbytes for a in hit[0].values()))
+            return _assemble(kind, key, vocab, hit[0], True, 0.0, entry)
     t0 = time.perf_counter()
-    dfa, families = build()
-    index = build_index(dfa, vocab, families)
+    dfa, families = build(budget)
+    budget.states(dfa.n_states)
+    index = build_index(dfa, vocab, families, budget=budget)
     blob, offsets = forced_continuations(dfa)
     arrays = {
         "byte_class": dfa.byte_class,
@@ -216,35 +227,61 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
         **index.arrays(),
     }
     build_ms = (time.perf_counter() - t0) * 1e3
+    budget.index_bytes(sum(a.nbytes for a in arrays.values()))
     if use_cache:
         cache.save(entry, _stored(arrays), {"vocab": vocab.sha256, "grammar": grammar_sha, "kind": kind})
-    return _assemble(kind, key, vocab, arrays, False, build_ms)
+    return _assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
 
 
-def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True) -> CompiledGrammar:
-    """Return the compiled grammar of strings fully matching `pattern` (raises GrammarError)."""
-    from tutor.engine.regex import regex_to_dfa
+def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
+                  limits: Limits | None = None) -> CompiledGrammar:
+    """Return the compiled grammar of strings fully matching `pattern`.
 
-    return _compile("regex", pattern, vocab, lambda: (ClassDFA.from_dfa(regex_to_dfa(pattern)), ()), use_cache)
+    Raises GrammarError for unsupported syntax and LimitExceeded (a GrammarError) past `limits`.
+    """
+    from tutor.engine.regex import ast_to_dfa, parse
+
+    def build(budget: Budget) -> tuple[ClassDFA, tuple]:
+        return ClassDFA.from_dfa(ast_to_dfa(parse(pattern, budget), budget)), ()
+
+    return _compile("regex", pattern, vocab, build, use_cache, Budget(limits, subject=f"the regex {short(pattern)}"))
 
 
 def compile_json_schema(
-    schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True
+    schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True,
+    limits: Limits | None = None,
 ) -> CompiledGrammar:
     """Return the compiled grammar of JSON texts valid under `schema` (a dict or JSON text).
 
     whitespace: at most this many bytes of whitespace between JSON tokens (default none).
+    Raises GrammarError for what the subset does not support (and for JSON text that does not
+    parse), and LimitExceeded (a GrammarError) past `limits`.
     """
     from tutor.engine.json_schema import schema_to_automaton
 
-    parsed = json.loads(schema) if isinstance(schema, str) else schema
-    source = json.dumps({"schema": parsed, "whitespace": whitespace}, ensure_ascii=False, separators=(",", ":"))
+    parsed = parse_schema_text(schema) if isinstance(schema, str) else schema
+    try:
+        source = json.dumps({"schema": parsed, "whitespace": whitespace}, ensure_ascii=False,
+                            separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise GrammarError(f"the schema cannot be written as JSON ({exc})") from None
+    budget = Budget(limits, subject="the schema")
 
-    def build() -> tuple[ClassDFA, tuple]:
-        automaton = schema_to_automaton(parsed, whitespace)
+    def build(budget: Budget) -> tuple[ClassDFA, tuple]:
+        automaton = schema_to_automaton(parsed, whitespace, budget=budget)
         return automaton.automaton, automaton.families
 
-    return _compile("json", source, vocab, build, use_cache)
+    return _compile("json", source, vocab, build, use_cache, budget)
+
+
+def parse_schema_text(text: str) -> Any:
+    """Return the JSON value of a schema text; GrammarError (never RecursionError) if it does not parse."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GrammarError(f"the schema is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise GrammarError("the schema is nested too deeply to read as JSON") from None
 
 
 class DFAMatcher:

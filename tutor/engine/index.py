@@ -20,6 +20,7 @@ import numpy as np
 
 from tutor.engine import cache
 from tutor.engine.json_schema import QUOTE, body_automaton
+from tutor.engine.limits import Budget
 
 if TYPE_CHECKING:
     from tutor.engine.dfa import ClassDFA
@@ -216,6 +217,7 @@ def walk(
     starts: np.ndarray | None = None,
     marker: int = -1,
     byte_class: np.ndarray | None = None,
+    budget: Budget | None = None,
 ) -> tuple[_Walk, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Walk the trie from (state, node) pairs through `table` (-1 dead) for all pairs at once.
 
@@ -231,7 +233,10 @@ def walk(
     count = np.zeros_like(origin) if count is None else count
     hits: list[tuple[np.ndarray, ...]] = []
     marks: list[tuple[np.ndarray, ...]] = []
+    held = 0  # bytes of hits kept so far
     while origin.size:
+        if budget is not None:
+            budget.check_time()
         n_children = trie.child_count[node]
         keep = n_children > 0
         if not keep.all():
@@ -240,6 +245,8 @@ def walk(
             )
         if not origin.size:
             break
+        if budget is not None:  # the step's temporaries are about 8 int64 arrays of this size
+            budget.index_bytes(held + int(n_children.sum()) * 64)
         rep = np.repeat(np.arange(origin.size), n_children)
         offsets = np.cumsum(n_children) - n_children
         child = trie.child_start[node][rep] + (np.arange(rep.size) - offsets[rep])
@@ -254,6 +261,7 @@ def walk(
         has = token >= 0
         if has.any():
             hits.append((origin[has], token[has], nxt[has], count[has]))
+            held += int(has.sum()) * 32
         if marker >= 0:
             at = nxt == marker
             if at.any():
@@ -320,8 +328,9 @@ class IndexArrays:
 class _SetBuilder:
     """Collects sets into one pool, deduplicating identical ones and choosing each set's form."""
 
-    def __init__(self, vocab_size: int) -> None:
+    def __init__(self, vocab_size: int, budget: Budget | None = None) -> None:
         self.v = vocab_size
+        self.budget = budget
         self.segments: list[np.ndarray] = []
         self.pool_size = 0
         self.sets: list[tuple[int, int, bool, int]] = []
@@ -333,7 +342,14 @@ class _SetBuilder:
         start = self.pool_size
         self.segments.append(ids.astype(np.int64, copy=False))
         self.pool_size += ids.size
+        self._check()
         return start
+
+    def _check(self) -> None:
+        if self.budget is not None:
+            self.budget.index_bytes(self.pool_size * 8 + len(self.bitmasks) * (self.v // 8 + 4)
+                                    + len(self.sets) * 32)
+            self.budget.tick()
 
     def _bitmask(self, allowed: np.ndarray, n_allowed: int) -> int:
         n_banned = self.v - n_allowed
@@ -343,6 +359,7 @@ class _SetBuilder:
         bits = np.zeros(-(-self.v // 32) * 32, dtype=bool)
         bits[allowed] = True
         self.bitmasks.append(np.packbits(bits, bitorder="little").view("<u4"))
+        self._check()
         return len(self.bitmasks) - 1
 
     def add_ids(self, allowed: np.ndarray, dedupe: bool = True) -> int:
@@ -393,14 +410,18 @@ class _SetBuilder:
 
 
 def build_index(
-    dfa: ClassDFA, vocab: Vocabulary, families: tuple[StringFamily, ...] = (), trie: TokenTrie | None = None
+    dfa: ClassDFA, vocab: Vocabulary, families: tuple[StringFamily, ...] = (), trie: TokenTrie | None = None,
+    budget: Budget | None = None,
 ) -> IndexArrays:
-    """Return the token index of a DFA (with its counted string families, if any) for a vocabulary."""
+    """Return the token index of a DFA (with its counted string families, if any) for a vocabulary.
+
+    With a `budget`, raises LimitExceeded when the index would pass max_index_bytes or max_seconds.
+    """
     trie = token_trie(vocab) if trie is None else trie
     n = dfa.n_states
     v = vocab.size
     eog = np.array(sorted(vocab.eog_ids), dtype=np.int64)
-    sets = _SetBuilder(v)
+    sets = _SetBuilder(v, budget)
     state_set = np.full(n + 1, -1, dtype=np.int64)
     in_family = np.zeros(n, dtype=bool)
     for fam in families:
@@ -418,7 +439,8 @@ def build_index(
         reps, rep_of = plain, np.arange(plain.size)
     first = np.zeros(reps.size, dtype=np.int64)
     first[rep_of[::-1]] = plain[::-1]
-    got, _ = walk(trie, dfa.table, np.arange(reps.size, dtype=np.int64), first, byte_class=dfa.byte_class)
+    got, _ = walk(trie, dfa.table, np.arange(reps.size, dtype=np.int64), first, byte_class=dfa.byte_class,
+                  budget=budget)
     order = np.argsort(got.origin, kind="stable")
     tokens = got.token[order]
     bounds = np.searchsorted(got.origin[order], np.arange(reps.size + 1))
@@ -432,12 +454,13 @@ def build_index(
     state_set[n] = sets.add_ids(eog)
 
     if families:
-        _family_sets(dfa, trie, families, sets, state_set)
+        _family_sets(dfa, trie, families, sets, state_set, budget)
     return sets.finish(state_set)
 
 
 def _family_sets(
-    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray
+    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray,
+    budget: Budget | None = None,
 ) -> None:
     """Fill state_set for every family state (see the module docstring)."""
     body = body_automaton()
@@ -447,7 +470,7 @@ def _family_sets(
     table[0, QUOTE] = marker
     starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
     qs = np.arange(n_q, dtype=np.int64)
-    inside, (m_origin, m_node, m_count) = walk(trie, table, qs, qs, starts=starts, marker=marker)
+    inside, (m_origin, m_node, m_count) = walk(trie, table, qs, qs, starts=starts, marker=marker, budget=budget)
     # Tokens that stay inside the body, per q, sorted by characters started (shared by all families).
     order = np.lexsort((inside.count, inside.origin))
     inside = _Walk(*(a[order] for a in (inside.origin, inside.token, inside.state, inside.count)))
@@ -463,7 +486,7 @@ def _family_sets(
         close_cnt.append(inside.count[part][~keep])
     for fam in families:
         after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
-                        byte_class=dfa.byte_class)
+                        byte_class=dfa.byte_class, budget=budget)
         for q in range(n_q):
             us = np.flatnonzero(fam.ids[:, q] >= 0)
             if not us.size:

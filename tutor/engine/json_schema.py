@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from tutor.engine.dfa import DFA, N_BYTES, ClassDFA, column_classes, determinise, intersect, minimise
+from tutor.engine.limits import Budget, LimitExceeded, Limits
 from tutor.engine.matcher import GrammarError
 from tutor.engine.regex import (
     NFA,
@@ -165,12 +166,21 @@ def pointer(parts: tuple[str, ...]) -> str:
     return "/" + "/".join(p.replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+def brief_pointer(parts: tuple[str, ...], keep: int = 3) -> str:
+    """Return the JSON pointer of a path, with the middle of a very deep one left out."""
+    if len(parts) <= 2 * keep + 2:
+        return pointer(parts)
+    return f"{pointer(parts[:keep])}/…{pointer(parts[-keep:])} ({len(parts)} keys deep)"
+
+
 class _Compiler:
     """Builds one NFA for a schema, with placeholder symbols (≥ 256) for plain string bodies."""
 
-    def __init__(self, root: Any, whitespace: int) -> None:
+    def __init__(self, root: Any, whitespace: int, budget: Budget) -> None:
         self.root = root
-        self.nfa = NFA()
+        self.budget = budget
+        self.nfa = NFA(budget)
+        self.level = 0  # nesting of value() calls: sub-schemas and $ref chains
         self.whitespace = whitespace
         self.symbols: dict[tuple[int, int | None], int] = {}
         self.refs: list[str] = []
@@ -202,6 +212,15 @@ class _Compiler:
     # -- schemas --
 
     def value(self, schema: Any, where: tuple[str, ...]) -> Fragment:
+        self.level += 1
+        try:
+            with self.budget.at(f"the schema at {brief_pointer(where)}"):
+                self.budget.depth(self.level, "schemas")
+                return self._value(schema, where)
+        finally:
+            self.level -= 1
+
+    def _value(self, schema: Any, where: tuple[str, ...]) -> Fragment:
         if isinstance(schema, bool):
             raise self.fail("boolean schema is not supported; write an object schema", where)
         if not isinstance(schema, dict):
@@ -258,6 +277,8 @@ class _Compiler:
         types = schema.get("type")
         if types is not None:
             names = [types] if isinstance(types, str) else types
+            if not isinstance(names, list) or not all(isinstance(t, str) for t in names):
+                raise self.fail("'type' must be a type name or a non-empty list of names", where)
             values = [v for v in values if any(_PY_TYPES.get(t, lambda _: False)(v) for t in names)]
             if not values:
                 raise self.fail("no 'enum' value has the schema's 'type'", where)
@@ -298,6 +319,9 @@ class _Compiler:
             raise self.fail(f"maxLength {hi} is below minLength {lo}", where)
         pattern = schema.get("pattern")
         if pattern is None:
+            # A plain string becomes a counted family of about (maxLength + 1) x body states.
+            with self.budget.at(f"maxLength {hi} at {pointer(where)}"):
+                self.budget.states(((hi if hi is not None else max(lo, 1)) + 1) * body_automaton().n_states)
             symbol = self.symbols.setdefault((lo, hi), N_BYTES + len(self.symbols))
             start, mid, end = self.nfa.state(), self.nfa.state(), self.nfa.state()
             self.nfa.edge(start, QUOTE, QUOTE, mid)
@@ -306,12 +330,18 @@ class _Compiler:
         if not isinstance(pattern, str):
             raise self.fail("'pattern' must be a string", where)
         try:
-            text = ast_to_dfa(parse_search(pattern))
+            with self.budget.at(f"the 'pattern' at {pointer(where)}"):
+                text = ast_to_dfa(parse_search(pattern, self.budget), self.budget)
+        except LimitExceeded:
+            raise
         except GrammarError as exc:
             raise self.fail(f"in 'pattern': {exc}", where) from None
         if lo or hi is not None:
             any_char = CharSet(((0, 0xD7FF), (0xE000, 0x10FFFF)))
-            text = intersect(text, ast_to_dfa(Repeat(any_char, lo, hi)))
+            lengths = f"minLength {lo} / maxLength {hi} with a 'pattern' at {pointer(where)}"
+            with self.budget.at(lengths):
+                count = Repeat(any_char, lo, hi, lengths)
+                text = intersect(text, ast_to_dfa(count, self.budget), self.budget)
         return self.seq(self.lit(b'"'), self.escaped(text), self.lit(b'"'))
 
     def escaped(self, text: DFA) -> Fragment:
@@ -405,13 +435,23 @@ class _Compiler:
         if hi == 0:
             return self.seq(head, self.lit(b"]"))
         rest_hi = None if hi is None else hi - 1
-        listed = self.seq(item(), frag_repeat(self.nfa, more, max(lo - 1, 0), rest_hi))
+        before = len(self.nfa)
+        first = item()
+        # Every further element is a fresh copy of the items' automaton: refuse before building them.
+        copies = max(lo - 1, 0) + (1 if rest_hi is None else rest_hi - max(lo - 1, 0))
+        needed = len(self.nfa) + copies * (len(self.nfa) - before + 4)
+        if needed > self.budget.limits.max_nfa_states:
+            counts = f"minItems {lo} / maxItems {hi}" if copies > 1 else "the nested arrays"
+            with self.budget.at(f"{counts} at {pointer(where)}"):
+                self.budget.nfa_states(needed)
+        listed = self.seq(first, frag_repeat(self.nfa, more, max(lo - 1, 0), rest_hi))
         if lo == 0:
             listed = frag_repeat(self.nfa, lambda: listed, 0, 1)
         return self.seq(head, listed, self.lit(b"]"))
 
 
-def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int | None]]) -> JsonAutomaton:
+def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int | None]],
+            budget: Budget | None = None) -> JsonAutomaton:
     """Replace each placeholder transition with a counted string family; return the byte DFA.
 
     Works on byte classes throughout: a class groups the bytes that behave alike both in the
@@ -447,6 +487,9 @@ def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int
         valid = np.ones_like(ids, dtype=bool)
         valid[0, :] = False  # u = 0 has only the entry state (q = 0), which keeps the id s
         count = int(valid.sum())
+        if budget is not None:
+            budget.states(next_id + count)
+            budget.index_bytes((next_id + count) * len(representatives) * 4)
         ids[valid] = np.arange(next_id, next_id + count, dtype=np.int32)
         next_id += count
         us = np.arange(top + 1)[:, None, None]
@@ -465,19 +508,25 @@ def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int
     return JsonAutomaton(automaton, tuple(families))
 
 
-def schema_to_automaton(schema: Any, whitespace: int = 0) -> JsonAutomaton:
-    """Return the byte DFA (with its string families) accepting exactly the JSON texts of `schema`."""
+def schema_to_automaton(schema: Any, whitespace: int = 0, limits: Limits | None = None, *,
+                        budget: Budget | None = None) -> JsonAutomaton:
+    """Return the byte DFA (with its string families) accepting exactly the JSON texts of `schema`.
+
+    Raises GrammarError for what the subset does not support, and LimitExceeded (a GrammarError)
+    naming the keyword and JSON pointer of a schema that would pass `limits`.
+    """
     if isinstance(whitespace, bool) or not isinstance(whitespace, int) or not 0 <= whitespace <= 16:
         raise GrammarError(f"whitespace must be an integer from 0 to 16 (bytes per gap), not {whitespace!r}")
-    compiler = _Compiler(schema, whitespace)
+    budget = budget if budget is not None else Budget(limits, subject="the schema")
+    compiler = _Compiler(schema, whitespace, budget)
     start, end = compiler.value(schema, ())
     specs = sorted(compiler.symbols, key=compiler.symbols.__getitem__)
     table, accepting = determinise(compiler.nfa, start, {end}, N_BYTES + len(specs))
-    table, accepting = minimise(table, accepting)
-    return _expand(table, accepting, specs)
+    table, accepting = minimise(table, accepting, budget=budget)
+    return _expand(table, accepting, specs, budget)
 
 
-def schema_to_dfa(schema: Any, whitespace: int = 0) -> DFA:
+def schema_to_dfa(schema: Any, whitespace: int = 0, limits: Limits | None = None) -> DFA:
     """Return the byte DFA accepting exactly the JSON texts of `schema` (see schema_to_automaton)."""
-    return schema_to_automaton(schema, whitespace).dfa
+    return schema_to_automaton(schema, whitespace, limits).dfa
 

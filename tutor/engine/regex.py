@@ -9,10 +9,12 @@ and its character position.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tutor.engine.limits import Budget, Limits, short
 from tutor.engine.matcher import GrammarError
 
 if TYPE_CHECKING:
@@ -57,6 +59,7 @@ class Repeat:
     item: Node
     min: int
     max: int | None
+    text: str = field(default="", compare=False)  # the source construct, for limit errors
 
 
 Node = CharSet | Seq | Alt | Repeat
@@ -122,9 +125,11 @@ _HEX = "0123456789abcdefABCDEF"
 class _Parser:
     """Recursive-descent parser for the supported regex subset."""
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, budget: Budget | None = None) -> None:
         self.p = pattern
         self.i = 0
+        self.budget = budget if budget is not None else Budget(subject=f"the regex {short(pattern)}")
+        self.depth = 0
         self.branches: list[tuple[Node, bool, bool]] = []  # top-level: (node, ^ anchored, $ anchored)
 
     def fail(self, what: str, pos: int | None = None, hint: str = "") -> GrammarError:
@@ -180,6 +185,7 @@ class _Parser:
         return False
 
     def quantified(self) -> Node:
+        begin = self.i
         atom = self.atom()
         quantifier = self.quantifier()
         if quantifier is None:
@@ -191,7 +197,7 @@ class _Parser:
             raise self.fail("possessive quantifier", self.i)
         if self.quantifier_ahead():
             raise self.fail("multiple repeat", self.i)
-        return Repeat(atom, lo, hi)
+        return Repeat(atom, lo, hi, f"the repetition {short(self.p[begin:self.i])} at position {begin}")
 
     def quantifier_ahead(self) -> bool:
         save = self.i
@@ -248,6 +254,15 @@ class _Parser:
     def group(self) -> Node:
         pos = self.i
         self.i += 1
+        self.depth += 1
+        with self.budget.at(f"the group at position {pos}"):
+            self.budget.depth(self.depth, "groups")
+        try:
+            return self._group_body(pos)
+        finally:
+            self.depth -= 1
+
+    def _group_body(self, pos: int) -> Node:
         if self.peek() == "?":
             rest = self.p[self.i : self.i + 4]
             if rest.startswith("?:"):
@@ -375,20 +390,20 @@ class _Parser:
         return ((ord(ch), ord(ch)),)
 
 
-def parse(pattern: str) -> Node:
+def parse(pattern: str, budget: Budget | None = None) -> Node:
     """Parse a regex of the supported subset into an AST; raise GrammarError on unsupported syntax."""
-    return _Parser(pattern).parse()
+    return _Parser(pattern, budget).parse()
 
 
 ANY_SCALAR: Ranges = ((0, 0xD7FF), (0xE000, MAX_SCALAR))
 
 
-def parse_search(pattern: str) -> Node:
+def parse_search(pattern: str, budget: Budget | None = None) -> Node:
     """Return the AST of strings that *contain* a match (JSON Schema `pattern` semantics).
 
     A top-level branch anchored with `^` (or `$`) must match at the start (or end).
     """
-    parser = _Parser(pattern)
+    parser = _Parser(pattern, budget)
     parser.parse()
     anything = Repeat(CharSet(ANY_SCALAR), 0, None)
     branches = [
@@ -455,12 +470,14 @@ def utf8_sequences(lo: int, hi: int) -> list[ByteSeq]:
 class NFA:
     """A Thompson-style NFA whose edges carry inclusive symbol ranges (bytes 0–255, or larger symbols)."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget | None = None) -> None:
         self.edges: list[list[tuple[int, int, int]]] = []
         self.eps: list[list[int]] = []
+        self.budget = budget if budget is not None else Budget()
 
     def state(self) -> int:
-        """Return a new state id."""
+        """Return a new state id (LimitExceeded past the budget's max_nfa_states)."""
+        self.budget.nfa_states(len(self.edges) + 1)
         self.edges.append([])
         self.eps.append([])
         return len(self.edges) - 1
@@ -557,25 +574,72 @@ def frag_repeat(nfa: NFA, make: Callable[[], Fragment], lo: int, hi: int | None)
 
 
 def frag_ast(nfa: NFA, node: Node) -> Fragment:
-    """Return a fragment for an AST node."""
+    """Return a fragment for an AST node (LimitExceeded, naming the construct, if it is too large)."""
+    check_size(node, nfa.budget, len(nfa))
+    return _frag_ast(nfa, node)
+
+
+def _frag_ast(nfa: NFA, node: Node) -> Fragment:
     if isinstance(node, CharSet):
         return frag_charset(nfa, node.ranges)
     if isinstance(node, Seq):
-        return frag_seq(nfa, [frag_ast(nfa, item) for item in node.items])
+        return frag_seq(nfa, [_frag_ast(nfa, item) for item in node.items])
     if isinstance(node, Alt):
-        return frag_alt(nfa, [frag_ast(nfa, item) for item in node.items])
-    return frag_repeat(nfa, lambda: frag_ast(nfa, node.item), node.min, node.max)
+        return frag_alt(nfa, [_frag_ast(nfa, item) for item in node.items])
+    return frag_repeat(nfa, lambda: _frag_ast(nfa, node.item), node.min, node.max)
 
 
-def ast_to_dfa(node: Node) -> DFA:
+_CHARSET_SIZES: dict[Ranges, int] = {}
+
+
+def nfa_size(node: Node) -> int:
+    """Return an upper bound on the NFA states frag_ast builds for `node` (without building them)."""
+    if isinstance(node, CharSet):
+        size = _CHARSET_SIZES.get(node.ranges)
+        if size is None:
+            seqs = [seq for lo, hi in node.ranges for seq in utf8_sequences(lo, hi)]
+            size = _CHARSET_SIZES[node.ranges] = 2 + sum(len(seq) - 1 for seq in seqs)
+        return size
+    if isinstance(node, Seq | Alt):
+        return 2 + sum(nfa_size(item) for item in node.items)
+    item = nfa_size(node.item)
+    copies = node.min + 1 if node.max is None else node.max
+    return 3 + copies * item
+
+
+def check_size(node: Node, budget: Budget, used: int = 0) -> None:
+    """Raise LimitExceeded naming the innermost construct whose NFA would pass max_nfa_states."""
+    room = budget.limits.max_nfa_states - used
+    if nfa_size(node) <= room:
+        return
+    culprit = node
+    while True:  # descend to the smallest construct that is too large on its own
+        children = (culprit.item,) if isinstance(culprit, Repeat) else getattr(culprit, "items", ())
+        big = [c for c in children if nfa_size(c) > room]
+        if not big:
+            break
+        culprit = big[0]
+    text = culprit.text if isinstance(culprit, Repeat) and culprit.text else ""
+    with contextlib.ExitStack() as stack:
+        if text:
+            stack.enter_context(budget.at(text))
+        budget.nfa_states(budget.limits.max_nfa_states + 1)
+
+
+def ast_to_dfa(node: Node, budget: Budget | None = None) -> DFA:
     """Return the minimal byte DFA of an AST."""
     from tutor.engine.dfa import nfa_to_dfa
 
-    nfa = NFA()
+    nfa = NFA(budget)
     start, end = frag_ast(nfa, node)
     return nfa_to_dfa(nfa, start, {end})
 
 
-def regex_to_dfa(pattern: str) -> DFA:
-    """Return the minimal byte-level DFA accepting the UTF-8 encodings of strings that fully match."""
-    return ast_to_dfa(parse(pattern))
+def regex_to_dfa(pattern: str, limits: Limits | None = None) -> DFA:
+    """Return the minimal byte-level DFA accepting the UTF-8 encodings of strings that fully match.
+
+    Raises GrammarError for unsupported syntax, and LimitExceeded (a GrammarError) for a pattern
+    that would pass `limits` (default: tutor.engine.limits.DEFAULT_LIMITS).
+    """
+    budget = Budget(limits, subject=f"the regex {short(pattern)}")
+    return ast_to_dfa(parse(pattern, budget), budget)
