@@ -20,6 +20,8 @@ _SUBCOMMANDS = (
     "tutor.commands.serve",
     "tutor.commands.doctor",
     "tutor.commands.check",
+    "tutor.commands.compile",
+    "tutor.commands.teacher",
 )
 
 
@@ -45,6 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
+    from tutor.commands.streams import check_argv, quiet_broken_pipe, use_utf8_streams
+
+    use_utf8_streams()  # UTF-8 in and out whatever the platform's default encoding
+    try:
+        check_argv(sys.argv[1:] if argv is None else argv)
+    except TutorError as exc:
+        print(f"grammar-tutor: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # the app is opened by app.launch, the installed entry point
@@ -57,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`… | head -1`): stop quietly
+        return quiet_broken_pipe()
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
-from tutor.errors import InputError, TutorError
+from tutor.commands.streams import describe_bad_bytes, lines
+from tutor.errors import InputError, StoreError, TutorError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,11 +35,49 @@ def _open_store(args: argparse.Namespace):
     return Store.open(args.sub_db or getattr(args, "db", None))
 
 
-def _save(store, result, learner: str | None) -> None:
+def _save(store, result, learner: str | None) -> str | None:
+    """Save a correction; return None, or the store's message when saving failed (the caller goes on)."""
     from tutor.store import DEFAULT_LEARNER
 
-    if store is not None:
+    if store is None:
+        return None
+    try:
         store.save_correction(result, learner=learner or DEFAULT_LEARNER)
+    except StoreError as exc:
+        print(f"grammar-tutor: the correction was not saved: {exc}", file=sys.stderr, flush=True)
+        return str(exc)
+    return None
+
+
+def _finite_or_text(literal: str) -> float | str:
+    """Parse a JSON number; one beyond float range (1e400) stays its text, so the output is valid JSON."""
+    value = float(literal)
+    return value if math.isfinite(value) else literal
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def parse_line(text: str) -> Any:
+    """Return the JSON value of one --jsonl line (strict JSON: no NaN or Infinity)."""
+    return json.loads(text, parse_float=_finite_or_text, parse_constant=_no_constants)
+
+
+def _read_value(lineno: int, line: str | None, raw: bytes) -> Any:
+    """Return the JSON value of a line; InputError naming bad bytes or bad JSON."""
+    if line is None:
+        raise InputError(f"line {lineno} is not UTF-8 text ({describe_bad_bytes(raw)}); save the file as UTF-8")
+    try:
+        return parse_line(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"line {lineno} is not JSON: {exc.msg}") from None
+    except ValueError as exc:  # NaN / Infinity
+        raise InputError(f"line {lineno} is not JSON: {exc}") from None
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,31 +92,31 @@ def run(args: argparse.Namespace) -> int:
     tutor = Tutor.load(args.model, **tutor_kwargs(args))
     if not args.jsonl:
         result = tutor.correct(args.sentence)
-        _save(store, result, args.learner)
-        print(json.dumps(result.output, ensure_ascii=False), flush=True)
+        unsaved = _save(store, result, args.learner)  # saved before printing: printed means on disk
+        print(_dump(result.output), flush=True)  # printed even when saving failed
         if args.stats:
             print(json.dumps(result.timings.to_dict()), file=sys.stderr)
-        return 0
+        return 1 if unsaved else 0
     failures = 0
-    for lineno, line in enumerate(sys.stdin, 1):
-        if not line.strip():
+    for lineno, line, raw in lines(sys.stdin.buffer):
+        if line is not None and not line.strip():
             continue
         out: dict[str, Any] = {"id": lineno}
         try:
-            value = json.loads(line)
+            value = _read_value(lineno, line, raw)
             if isinstance(value, dict):
                 out["id"] = value.get("id", lineno)
                 value = value.get("original")
             result = tutor.correct(value)
-        except json.JSONDecodeError as exc:
-            out["error"] = f"line {lineno} is not JSON: {exc.msg}"
         except TutorError as exc:
             out["error"] = str(exc)
         else:
-            _save(store, result, args.learner)
             out["output"] = result.output
             if args.stats:
                 out["timings"] = result.timings.to_dict()
-        failures += "error" in out
-        print(json.dumps(out, ensure_ascii=False), flush=True)
+            saved = _save(store, result, args.learner)
+            if saved is not None:
+                out["save_error"] = saved
+        failures += "error" in out or "save_error" in out
+        print(_dump(out), flush=True)
     return 1 if failures else 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tutor.commands.unlock import add_passphrase_option, limit_count, open_existing_store, require_teacher
 from tutor.errors import StoreError
 
 _VERDICT_WIDTH = 28
@@ -25,13 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--export", choices=("csv", "json", "bundle"),
                         help="write the whole history in this format (bundle: one learner's, for `import`)")
     parser.add_argument("--out", metavar="FILE", help="write the export here (default: standard output)")
-    parser.add_argument("--limit", type=int, default=20, metavar="N", help="rows to list (default: 20)")
+    parser.add_argument("--limit", type=limit_count, default=20, metavar="N", help="rows to list (default: 20)")
     parser.add_argument("--verb", help="only this verb (e.g. go)")
     parser.add_argument("--tense", help='only this tense (e.g. "past simple")')
     parser.add_argument("--person", help='only this person (e.g. "3rd singular")')
     parser.add_argument("--since", metavar="DATE", help="from this UTC date/time on (ISO, e.g. 2025-03-01)")
     parser.add_argument("--until", metavar="DATE", help="up to and including this UTC date (ISO)")
     parser.add_argument("--search", metavar="WORDS", help="sentences containing these words (prefixes)")
+    add_passphrase_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -42,8 +44,6 @@ def db_argument(args: argparse.Namespace) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """List or export the history; return the exit code."""
-    from tutor.store import Store
-
     fmt = args.export
     if fmt is None and args.out:
         fmt = Path(args.out).suffix.lower().lstrip(".")
@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             raise StoreError(
                 f"cannot tell the export format from {args.out!r}; add --export csv or --export json"
             )
-    with Store.open(db_argument(args)) as store:
+    with open_existing_store(db_argument(args)) as store:
+        require_teacher(store, args)  # before anything is shown, learner names included
         if args.learner is not None and store.find_learner(args.learner) is None:
             names = ", ".join(x["name"] for x in store.learners()) or "none yet"
             raise StoreError(f"no learner {args.learner!r} in {store.path}; known learners: {names}")
@@ -97,6 +98,9 @@ def _print_table(rows: list[dict], total: int, path: Path) -> None:
     if not rows:
         print(f"No corrections match in {path}.")
         return
+    from tutor.store.names import visible_text  # no terminal escapes from old rows reach the screen
+
+    rows = [{**r, "learner": visible_text(r["learner"]), "original": visible_text(r["original"])} for r in rows]
     learner_width = max(7, *(len(r["learner"]) for r in rows))
     print(f"{'when (UTC)':16}  {'learner':{learner_width}}  {'verdict':{_VERDICT_WIDTH}}  sentence")
     for row in rows:

@@ -25,6 +25,7 @@ JSON_FORMAT_VERSION = 1
 # CSV: one column per field; `settings` and `output` hold JSON text.
 CSV_COLUMNS: tuple[str, ...] = HISTORY_COLUMNS
 _PAGE = 1000
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def rows(store: Store, learner: Learner | None) -> Iterator[dict[str, Any]]:
@@ -58,8 +59,18 @@ def snapshot(store: Store) -> Iterator[None]:
             db.conn.execute("ROLLBACK")  # nothing was written; this only ends the snapshot
 
 
+def spreadsheet_safe(value: Any) -> Any:
+    """Return a text cell a spreadsheet will not run as a formula (OWASP's advice: a leading quote).
+
+    Text starting with = + - @, a tab or a carriage return gets a ' in front; numbers are left alone.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
-    """Write rows as CSV with a header line; return how many rows were written."""
+    """Write rows as CSV with a header line, formulas neutralised; return how many rows were written."""
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     n = 0
@@ -69,7 +80,7 @@ def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
         flat["output"] = json.dumps(row["output"], ensure_ascii=False)
         flat["out_of_scope"] = int(row["out_of_scope"])
         flat["is_correct"] = int(row["is_correct"])
-        writer.writerow(flat)
+        writer.writerow({key: spreadsheet_safe(value) for key, value in flat.items()})
         n += 1
     return n
 

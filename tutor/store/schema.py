@@ -16,6 +16,7 @@ LEARNERS = "learners"
 CORRECTIONS = "corrections"
 MASK_TIMINGS = "mask_timings"
 OUTBOX = "outbox"
+SECRETS = "secrets"
 VERSION_TABLE = "schema_version"
 # The Monday (UTC) of a correction's week. Indexed as an expression, so queries must use this exact text.
 WEEK_SQL = "date(substr(created, 1, 10), '-6 days', 'weekday 1')"
@@ -125,8 +126,34 @@ def _v4_class(db: sqlite_utils.Database) -> None:
     db[OUTBOX].create({"correction_id": str, "queued": str}, pk="correction_id", not_null={"queued"})
 
 
+def _v5_lock(db: sqlite_utils.Database) -> None:
+    """The teacher passphrase and learner PINs as scrypt hashes with their wrong-attempt throttle, and
+    learners' `name_key` (NFC + case folding) so that lookups match the way names are created."""
+    from tutor.store.names import name_key
+
+    db[SECRETS].create(
+        {"subject": str, "hash": str, "failures": int, "next_try": float, "updated": str},
+        pk="subject",
+        not_null={"hash", "failures", "next_try"},
+        defaults={"failures": 0, "next_try": 0.0},
+    )
+    db.execute(f"ALTER TABLE {LEARNERS} ADD COLUMN name_key TEXT")
+    for lid, name in db.execute(f"SELECT id, name FROM {LEARNERS}").fetchall():
+        db.execute(f"UPDATE {LEARNERS} SET name_key = ? WHERE id = ?", [name_key(name), lid])
+    # Not unique: two old names may fold together ("Ángel", "ángel"); lookups take the oldest.
+    db.execute(f"CREATE INDEX idx_{LEARNERS}_name_key ON {LEARNERS}(name_key, id)")
+
+
+def _v6_texts(db: sqlite_utils.Database) -> None:
+    """Findings of whole texts: the text each came from, whether it was a practice retry ('review', kept
+    out of the teacher's statistics) and whether the judge was not sure (left out of error counts)."""
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN kind TEXT NOT NULL DEFAULT 'correct'")
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN source_text TEXT")
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN not_sure INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _v1_base, _v2_search, _v3_mask_timings, _v4_class,
+    _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock, _v6_texts,
 )
 LATEST = len(MIGRATIONS)
 

@@ -13,6 +13,7 @@ from tutor.errors import StoreError
 from tutor.result import CorrectionResult
 from tutor.store import queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
+from tutor.store.names import clean_name, name_key
 from tutor.store.paths import resolve_db_path
 from tutor.store.records import CORRECTION_COLUMNS, correction_row, history_row, pack_us, unpack_us, utc_stamp
 
@@ -109,19 +110,23 @@ class Store:
     # -- learners --------------------------------------------------------------------------------
 
     def ensure_learner(self, name: str) -> int:
-        """Return the id of the learner called `name` (case-insensitive), creating them if needed."""
-        clean = " ".join(name.split())
-        if not clean:
-            raise StoreError("a learner needs a name; give one with --learner NAME")
+        """Return the id of the learner called `name` (matched by names.name_key), creating them if needed.
+
+        The stored name is names.clean_name(name): no control, bidi or zero-width characters, NFC,
+        at most names.MAX_NAME_LENGTH characters (StoreError otherwise).
+        """
+        clean = clean_name(name)
         db = self._conns.get()
         with translated(self.path, f"looking up learner {clean!r}"):
             found = queries.learner_id(db, clean)
         if found not in (None, queries.NO_LEARNER):
             return int(found)
         with self._conns.write(f"adding learner {clean!r}") as db:
-            db.execute(
-                f"INSERT OR IGNORE INTO {schema.LEARNERS} (name, created) VALUES (?, ?)", [clean, utc_stamp()]
-            )
+            if queries.learner_id(db, clean) == queries.NO_LEARNER:  # checked again inside the write lock
+                db.execute(
+                    f"INSERT OR IGNORE INTO {schema.LEARNERS} (name, name_key, created) VALUES (?, ?, ?)",
+                    [clean, name_key(clean), utc_stamp()],
+                )
             return int(queries.learner_id(db, clean))
 
     def learners(self) -> list[dict[str, Any]]:
@@ -162,6 +167,23 @@ class Store:
         """Save many corrections in one transaction (all or none); return their UUIDs in order."""
         return self.save_dated(((result, created) for result in results), learner=learner,
                                model_name=model_name, model_sha256=model_sha256, settings=settings)
+
+    def save_check(self, result: Any, *, learner: Learner) -> list[str]:
+        """Save every finding of a text check (tutor.text.check.CheckResult) in one transaction, each with the
+        text it came from; findings below the "not sure" threshold are marked so and left out of statistics."""
+        from tutor.result import CorrectionResult, Timings
+
+        rows = []
+        per = result.total_ms / max(len(result.findings), 1)
+        for f in result.findings:
+            output = {"original": f.original, "verb": f.verb, "tense": f.tense, "person": f.person,
+                      "correct_form": f.correct_form, "spanish": f.spanish, "confidence": round(f.confidence, 4)}
+            rows.append(CorrectionResult(
+                original=f.original, output=output, out_of_scope=False, is_correct=False, confidence=f.confidence,
+                error_span=f.written, error_start=f.start, error_end=f.end, explanation_en=f.explanation_en,
+                explanation_es=f.explanation_es, timings=Timings(total_ms=per), model_name=result.model_name,
+                kind="check", source_text=result.text, not_sure=not f.sure))
+        return self.save_corrections(rows, learner=learner) if rows else []
 
     def save_dated(self, items: Iterable[tuple[CorrectionResult, datetime | None]], *, learner: Learner,
                    model_name: str | None = None, model_sha256: str | None = None,

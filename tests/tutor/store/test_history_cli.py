@@ -72,6 +72,8 @@ def test_export_json_to_file_format_from_suffix(db_path: Path, tmp_path: Path,
 def test_db_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                        capsys: pytest.CaptureFixture[str]) -> None:
     sub_db, global_db, env_db = tmp_path / "sub.db", tmp_path / "global.db", tmp_path / "env.db"
+    for path in (sub_db, global_db, env_db):  # history reads an existing store only (it creates none)
+        Store.open(path).close()
     monkeypatch.setenv("GRAMMAR_TUTOR_DB", str(env_db))
     assert main(["--db", str(global_db), "history", "--db", str(sub_db)]) == 0
     assert str(sub_db) in capsys.readouterr().out
