@@ -14,6 +14,7 @@ from app import worker
 from app.errors import describe
 from app.settings import AppSettings
 from app.translation import install_language
+from app.views import class_server
 from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
 from app.views.learners import LearnerBar
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.mask_label, 3)
 
         self._make_actions()
+        self.class_menus = class_server.install(self)  # File → Send my history…, Teacher → Import…, class server
         self.practice.correct_requested.connect(self.correct)
         self.practice.review_next_requested.connect(self.next_review)
         self.practice.review_stop_requested.connect(self.stop_review)
@@ -316,7 +318,11 @@ class MainWindow(QMainWindow):
         self.practice.set_working(True)
         self.messages.dismiss("engine")
 
+        remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner else None
+
         def op(report: worker.Report) -> tuple[CorrectionResult, Exception | None]:
+            if remote is not None:  # the class server, or the local model (and the outbox) when it is away
+                return remote.correct_and_save(sentence, learner), None
             result = tutor.correct(sentence, on_token=report)
             saved_error: Exception | None = None
             if store is not None and learner:

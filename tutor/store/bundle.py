@@ -9,6 +9,7 @@ is skipped, and a known UUID with different content is reported as a conflict an
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -34,6 +35,13 @@ FORMAT_NAME = "grammar-tutor-bundle"
 FORMAT_VERSION = 1
 # A bundle row is a history row without the learner's display name (the learner is named once, on top).
 ROW_KEYS: tuple[str, ...] = tuple(key for key in HISTORY_COLUMNS if key != "learner")
+# What every bundle row has (format version 1); columns added later are optional, so older bundles import.
+REQUIRED_KEYS: tuple[str, ...] = (
+    "id", "created", "original", "verb", "tense", "person", "correct_form", "spanish", "out_of_scope",
+    "is_correct", "confidence", "error_span", "error_start", "error_end", "explanation_en", "explanation_es",
+    "model_name", "model_sha256", "settings", "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us",
+    "mask_max_us", "tokens_sampled", "tokens_forced", "total_ms", "output",
+)
 _REQUIRED_STR = ("id", "created", "original")
 # records.TIMESTAMP_FORMAT as a pattern
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
@@ -170,7 +178,8 @@ def import_bundle(store: Store, bundle: dict[str, Any], *, source: str = "bundle
         for row in body:
             known = existing.get(row["id"])
             if known is None:
-                db.conn.execute(_INSERT, _insert_values(row, lid))
+                values = _insert_values(row, lid)
+                db.conn.execute(_insert_sql(tuple(values)), values)
                 summary.new += 1
             elif _same(known, row, head["uuid"]):
                 summary.present += 1
@@ -192,8 +201,9 @@ def import_files(store: Store, paths: Iterable[str | os.PathLike[str]]) -> Itera
 
 # -- internals -------------------------------------------------------------------------------------
 
-_INSERT = (f"INSERT INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
-           f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})")
+@functools.cache
+def _insert_sql(columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {schema.CORRECTIONS} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})"
 
 
 def _digest(learner: dict[str, Any], body: list[Any]) -> str:
@@ -214,7 +224,7 @@ def _is_uuid(value: Any) -> bool:
 def _row_problem(row: Any) -> str | None:
     if not isinstance(row, dict):
         return "is not an object"
-    missing = [key for key in ROW_KEYS if key not in row]
+    missing = [key for key in REQUIRED_KEYS if key not in row]
     if missing:
         return f"lacks {', '.join(missing)}"
     if any(not isinstance(row[key], str) for key in _REQUIRED_STR):
@@ -261,11 +271,13 @@ def _existing(db: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def _same(known: dict[str, Any], row: dict[str, Any], learner_uuid: str) -> bool:
-    return known["learner_uuid"] == learner_uuid and all(known[key] == row[key] for key in ROW_KEYS)
+    shared = [key for key in ROW_KEYS if key in row and key in known]
+    return known["learner_uuid"] == learner_uuid and all(known[key] == row[key] for key in shared)
 
 
 def _insert_values(row: dict[str, Any], learner_id: int) -> dict[str, Any]:
-    values = {key: row.get(key) for key in CORRECTION_COLUMNS}
+    # Columns the bundle does not carry (an older app's) take the table's defaults.
+    values = {key: row[key] for key in CORRECTION_COLUMNS if key in row}
     values["learner_id"] = learner_id
     values["out_of_scope"] = int(row["out_of_scope"])
     values["is_correct"] = int(row["is_correct"])

@@ -57,5 +57,6 @@ def test_damaged_bundle_gives_message_and_nonzero_exit(tmp_path: Path, capsys: p
 
 
 def test_bundle_needs_a_learner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Store.open(tmp_path / "x.db").close()
     assert main(["history", "--db", str(tmp_path / "x.db"), "--export", "bundle"]) == 2
     assert "add --learner NAME" in capsys.readouterr().err

@@ -1,0 +1,225 @@
+"""A class without a network, and a class server: send my history, import learners' files, server settings.
+
+`install(window)` adds *File → Send my history to the teacher…*, *Teacher → Import learners' files…*
+and *Tools → Class server…* to the main window. The work runs through app.worker; the core does it
+(tutor.store.bundle, tutor.server.client), this module only asks and reports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import worker
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
+
+ENABLED, URL, CODE = "class_server/enabled", "class_server/url", "class_server/code"
+
+
+def server_choice(q: QSettings) -> tuple[str, str] | None:
+    """Return (URL, class code) when the app is set to use a class server, else None (the local model)."""
+    url, code = str(q.value(URL, "") or ""), str(q.value(CODE, "") or "")
+    enabled = str(q.value(ENABLED, "false")).lower() in ("true", "1")
+    return (url, code) if enabled and url and code else None
+
+
+def class_tutor(q: QSettings, store: Any, local: Any) -> Any:
+    """Return a tutor.server.client.ClassTutor for the chosen server (local() is the local Tutor), or None."""
+    choice = server_choice(q)
+    if choice is None or store is None:
+        return None
+    from tutor.server.client import ClassClient, ClassTutor
+
+    return ClassTutor(ClassClient(*choice, timeout=10), store, local)
+
+
+class ClassServerDialog(QDialog):
+    """Switch between the local model and a class server (URL plus class code); test the connection."""
+
+    def __init__(self, q: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.q = q
+        self.setWindowTitle(self.tr("Class server"))
+        self.use_server = QCheckBox(self.tr("Use the class server (the local model is used when it cannot be reached)"))
+        self.use_server.setAccessibleName(self.tr("Use the class server"))
+        self.url = QLineEdit(str(q.value(URL, "") or ""), placeholderText="http://192.168.1.20:8765")
+        self.url.setAccessibleName(self.tr("Server address"))
+        self.code = QLineEdit(str(q.value(CODE, "") or ""), echoMode=QLineEdit.EchoMode.Password)
+        self.code.setAccessibleName(self.tr("Class code"))
+        self.use_server.setChecked(server_choice(q) is not None)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        self.test_button = QPushButton(self.tr("&Test connection"), self)
+        self.test_button.clicked.connect(self.test_connection)
+        form = QFormLayout()
+        form.addRow(self.tr("Server &address:"), self.url)
+        form.addRow(self.tr("Class &code:"), self.code)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.use_server)
+        layout.addLayout(form)
+        layout.addWidget(self.test_button)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+
+    def save(self) -> None:
+        """Keep the choice in QSettings and close."""
+        self.q.setValue(ENABLED, self.use_server.isChecked())
+        self.q.setValue(URL, self.url.text().strip())
+        self.q.setValue(CODE, self.code.text().strip())
+        self.q.sync()
+        self.accept()
+
+    def test_connection(self) -> None:
+        """Ask the server for its learners in the background and say what happened."""
+        from tutor.errors import TutorError
+        from tutor.server.client import ClassClient
+
+        try:
+            client = ClassClient(self.url.text().strip(), self.code.text().strip(), timeout=5)
+        except TutorError as exc:
+            self.status.setText(str(exc))
+            return
+        self.status.setText(self.tr("Connecting…"))
+
+        def op(_: worker.Report) -> str:
+            health = client.health()
+            client.learners()  # checks the class code too
+            return str(health.get("model", ""))
+
+        worker.run_job(op, success=lambda model: self.status.setText(
+            self.tr("Connected: the server runs {0}.").format(model)),
+            failure=lambda exc: self.status.setText(str(exc)), receiver=self, name="class-server-test")
+
+
+class ClassMenus(QObject):
+    """The class actions of one main window, retranslated with it."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.send_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+S"))
+        self.send_action.triggered.connect(self.send_history)
+        self.import_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+I"))
+        self.import_action.triggered.connect(self.import_files)
+        self.server_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+K"))
+        self.server_action.triggered.connect(self.open_server_settings)
+        actions = window.file_menu.actions()
+        after = actions.index(window.export_action) + 1 if window.export_action in actions else len(actions)
+        window.file_menu.insertAction(actions[after] if after < len(actions) else None, self.send_action)
+        self.teacher_menu = QMenu(window)
+        window.menuBar().insertMenu(window.tools_menu.menuAction(), self.teacher_menu)
+        self.teacher_menu.addAction(self.import_action)
+        window.tools_menu.addAction(self.server_action)
+        self.dialog: ClassServerDialog | None = None
+        self.last_report = ""
+        window.installEventFilter(self)
+        self.retranslate()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return False
+
+    def retranslate(self) -> None:
+        """Set every text in the current UI language."""
+        self.send_action.setText(self.tr("Send my &history to the teacher…"))
+        self.import_action.setText(self.tr("&Import learners' files…"))
+        self.server_action.setText(self.tr("&Class server…"))
+        self.teacher_menu.setTitle(self.tr("T&eacher"))
+
+    def send_history(self) -> None:
+        """Save the current learner's history as a bundle file the teacher can import."""
+        window = self.window
+        if window.store is None or not window.learner:
+            self._report(self.tr("Choose a learner first: the bundle holds one learner's history."))
+            return
+        suggested = f"{window.learner}.grammar-tutor.json"
+        path, _ = QFileDialog.getSaveFileName(window, self.tr("Send my history to the teacher"), suggested,
+                                              self.tr("grammar-tutor bundles (*.json)"))
+        if path:
+            self.write_bundle(path)
+
+    def write_bundle(self, path: str) -> None:
+        """Write the current learner's bundle to `path` in the background and report it."""
+        store, learner = self.window.store, self.window.learner
+
+        def op(_: worker.Report) -> int:
+            from tutor.store.bundle import write_bundle
+
+            return write_bundle(store, learner, path)
+
+        worker.run_job(op, success=lambda n: self._report(
+            self.tr("Saved {0} corrections to {1}. Give this file to your teacher.").format(n, path)),
+            failure=lambda exc: self._report(str(exc)), receiver=self, name="send-history")
+
+    def import_files(self) -> None:
+        """Ask for bundles (several at once) and import them into the teacher's database."""
+        window = self.window
+        if not window.teacher.is_unlocked():
+            window.tabs.setCurrentWidget(window.teacher)
+            window.teacher.lock_page.passphrase.setFocus()
+            return
+        paths, _ = QFileDialog.getOpenFileNames(window, self.tr("Import learners' files"), "",
+                                                self.tr("grammar-tutor bundles (*.json)"))
+        if paths:
+            self.import_paths(paths)
+
+    def import_paths(self, paths: list[str]) -> None:
+        """Import `paths` in the background; report new, already present, conflicts and refused files."""
+        store = self.window.store
+
+        def op(_: worker.Report) -> list[Any]:
+            from tutor.store.bundle import import_files
+
+            return list(import_files(store, paths))
+
+        worker.run_job(op, success=self._imported, failure=lambda exc: self._report(str(exc)), receiver=self,
+                       name="import-bundles")
+
+    def _imported(self, outcomes: list[Any]) -> None:
+        from tutor.errors import StoreError
+
+        summaries = [o for o in outcomes if not isinstance(o, StoreError)]
+        refused = [str(o) for o in outcomes if isinstance(o, StoreError)]
+        new = sum(s.new for s in summaries)
+        present = sum(s.present for s in summaries)
+        conflicts = sum(len(s.conflicts) for s in summaries)
+        lines = [self.tr("{0} new, {1} already present, {2} conflicts.").format(new, present, conflicts)]
+        lines += [s.line() for s in summaries] + refused
+        self._report("\n".join(lines), warning=bool(refused or conflicts))
+        if self.window.teacher.is_unlocked():
+            self.window.teacher.dashboard.refresh()  # the new learners and rows appear at once
+
+    def open_server_settings(self) -> None:
+        """Open the class-server dialog."""
+        self.dialog = ClassServerDialog(self.window.settings.q, self.window)
+        self.dialog.open()
+
+    def _report(self, text: str, *, warning: bool = False) -> None:
+        self.last_report = text
+        self.window.messages.show_message(text, key="class", level="warning" if warning else "info")
+
+
+def install(window: MainWindow) -> ClassMenus:
+    """Add the class actions to `window`'s menus and return them."""
+    return ClassMenus(window)
