@@ -19,14 +19,14 @@ import numpy as np
 
 from tutor.a13.analysis import analyse
 from tutor.a13.candidates import Answer, answers_for, select_options
-from tutor.a13.explain import explain
+from tutor.a13.explain import explain, explain_candidate
 from tutor.a13.prompt import answer_json, render
 from tutor.correction import validate_output
 from tutor.errors import InputError
 from tutor.models import ModelFile, resolve
 from tutor.result import CorrectionResult, Timings
 
-MAX_SENTENCE_CHARS = 200
+MAX_SENTENCE_CHARS = 1000
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Settings:
     jump_forward: bool = True
     table: bool = True  # correct_form and spanish follow the chosen cell (off: the plain JSON Schema FSM)
     pin_original: bool = True  # `original` is forced to the learner's sentence
+    use_model: bool = True  # the model judges each candidate in context (off: the analyser's evidence alone)
     max_tokens: int = 160
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +70,33 @@ def check_sentence(sentence: object) -> str:
     if not any(c.isalpha() for c in text):
         raise InputError("the sentence has no words: type one English sentence to correct")
     return text
+
+
+MAX_TEXT_CHARS = 2000
+
+
+def check_text(text: object) -> str:
+    """Return a text to check (up to 2,000 characters), or raise InputError saying what to change."""
+    if not isinstance(text, str):
+        raise InputError("the text must be a string")
+    if not text.strip():
+        raise InputError("the text is empty: type or paste some English to check")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(
+            f"the text is {len(text):,} characters long; the checker takes up to {MAX_TEXT_CHARS:,} characters"
+            " at a time. Split it into parts and check each one — nothing was cut.")
+    bad = [c for c in text if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\t\n\r"]
+    if bad:
+        raise InputError(
+            f"the text contains a control or unassigned character (U+{ord(bad[0]):04X}); remove it and try again")
+    return text
+
+
+def not_sure_threshold() -> float:
+    """Return the confidence under which a finding is shown as a question (data/judge/weights.json)."""
+    from tutor.judge.judge import _weights_file
+
+    return float(_weights_file().get("not_sure_below", 0.6))
 
 
 def abstention(original: str) -> dict[str, Any]:
@@ -155,7 +183,123 @@ class Tutor:
             )
         if not st.table:
             return self._correct_with_schema(original, analysis, on_token, t0)
-        options = select_options(analysis, use_facts=st.facts)
+        if not st.facts:
+            return self._correct_by_decoding(original, analysis, on_token, t0)
+        judged = self.judge(original, analysis)
+        answer, confidence = judged.answer()
+        gen = self._decode_answer(original, answer, on_token)
+        output = json.loads(gen.text)
+        output["confidence"] = round(confidence, 4)
+        validate_output(output)
+        en, es = explain_candidate(answer)
+        mask_us = [ns / 1000 for ns in gen.mask_ns]
+        timings = Timings(
+            prompt_ms=judged.score_ms, forward_ms=gen.forward_ms,
+            mask_p50_us=float(np.percentile(mask_us, 50)) if mask_us else 0.0,
+            mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
+            mask_max_us=max(mask_us) if mask_us else 0.0,
+            tokens_sampled=gen.n_sampled, tokens_forced=gen.n_forced,
+            total_ms=(time.perf_counter_ns() - t0) / 1e6, mask_us=tuple(mask_us),
+        )
+        return CorrectionResult(
+            original=original, output=output, out_of_scope=False, is_correct=not answer.change,
+            confidence=confidence, error_span=answer.written if answer.change else None,
+            error_start=answer.start if answer.change else None, error_end=answer.end if answer.change else None,
+            explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
+            model_sha256=self.model.sha256, settings=st.to_dict(),
+        )
+
+    # ------------------------------------------------------------------------------------------
+    def check(self, text: str, *, progress: Callable[[int, int], None] | None = None):
+        """Return every verb finding of a whole text (up to 2,000 characters), with sentence spans and notes."""
+        from tutor.a13.explain import explain_candidate
+        from tutor.text.check import Checked, CheckResult, Finding
+        from tutor.text.notes import notes_for
+        from tutor.text.sentences import split_sentences
+
+        t0 = time.perf_counter_ns()
+        text = check_text(text)
+        spans = split_sentences(text)
+        result = CheckResult(text, spans, model_name=self.model.name)
+        sure_at = not_sure_threshold()
+        for k, (a, b) in enumerate(spans):
+            if progress:
+                progress(k, len(spans))
+            sentence = text[a:b]
+            notes = notes_for(sentence, a)
+            result.notes.extend(notes)
+            analysis = analyse(sentence)
+            if analysis.abstain:
+                continue
+            judged = self.judge(sentence, analysis)
+            for v in judged.verdicts:
+                slot = v.slot
+                result.checked.append(Checked(a + slot.start, a + slot.end, slot.written))
+                best, p = v.best, v.probability
+                if not best.change or best.cell is None or v.probability_of_no_change() >= 0.5:
+                    continue
+                lo, hi = a + best.start, a + best.end
+                if any(n.start < hi and lo < n.end for n in notes):
+                    continue  # a pattern outside §A13's labels: the note says what it is, no fix
+                en, es = explain_candidate(best)
+                cell = best.cell
+                result.findings.append(Finding(
+                    sentence, cell.verb, cell.tense, cell.person, best.correct_form or cell.correct_form,
+                    cell.spanish[0], lo, hi, text[lo:hi], p, en, es, sure=p >= sure_at))
+        if progress:
+            progress(len(spans), len(spans))
+        result.total_ms = (time.perf_counter_ns() - t0) / 1e6
+        return result
+
+    def judge(self, sentence: str, analysis=None):
+        """Return the judge's verdict on every verb slot of one (checked) sentence."""
+        from tutor.judge.judge import judge_slots, lm_features, load_weights
+        from tutor.judge.result import Judged
+        from tutor.judge.slots import build_slots
+
+        t0 = time.perf_counter_ns()
+        analysis = analysis if analysis is not None else analyse(sentence)
+        slots = build_slots(analysis) if not analysis.abstain else []
+        use_model = self.settings.use_model
+        lm = None
+        if use_model and any(c.change for s in slots for c in s.candidates):
+            lm = lm_features(self.llm, self.judge_prefix(), sentence, slots)
+        t1 = time.perf_counter_ns()
+        verdicts = judge_slots(slots, load_weights(self.model.name, use_model=use_model), lm)
+        return Judged(sentence, analysis, verdicts, lm or {}, score_ms=(t1 - t0) / 1e6)
+
+    def judge_prefix(self) -> list[int]:
+        """Return the tokens the judge puts before each sentence it scores (BOS + data/judge/prompt.json)."""
+        if getattr(self, "_judge_prefix", None) is None:
+            from tutor.resources import data_path
+
+            text = json.loads(data_path("judge", "prompt.json").read_text(encoding="utf-8"))["prefix"]
+            self._judge_prefix = self.llm.tokenize(text.encode("utf-8"), bos=True)
+        return self._judge_prefix
+
+    def _decode_answer(self, original: str, answer, on_token: Callable[[str], None] | None):
+        """Decode the judged answer under the precompiled a13 FSM intersected with the narrowing."""
+        from tutor.decoding.choices import ChoiceMatcher
+        from tutor.decoding.compose import IntersectionMatcher
+        from tutor.engine.dfa_matcher import DFAMatcher
+
+        cell = answer.cell
+        fields = {"verb": cell.verb, "tense": cell.tense, "person": cell.person,
+                  "correct_form": answer.correct_form or cell.correct_form, "spanish": cell.spanish[0]}
+        text = answer_json(original, fields, private=False).encode("utf-8")
+        matcher = IntersectionMatcher(DFAMatcher(self.schema_grammar()), ChoiceMatcher([text], self.piece_index))
+        prefix, request = render(original, self.model.prompt_format, private=False)
+        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
+        st = self.settings
+        return self.decoder.generate(
+            tokens, matcher, temperature=st.temperature, seed=st.seed, max_tokens=len(text) + 16,
+            jump_forward=st.jump_forward,
+            on_text=(lambda b: on_token(b.decode("utf-8", "replace"))) if on_token else None)
+
+    def _correct_by_decoding(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
+        """The --no-facts ablation: the model picks among every cell of the verbs present."""
+        st = self.settings
+        options = select_options(analysis, use_facts=False)
         answers = answers_for(options, spanish_choice=st.spanish_choice)
         if not st.priors:
             answers = [Answer(a.option, a.spanish, 0.0) for a in answers]
@@ -164,26 +308,16 @@ class Tutor:
         output = {"original": original}
         output.update(answer.fields(private=False))
         output["confidence"] = round(confidence, 4)
-        validate_output(output)  # by construction this holds; checked anyway, naming any bad field
+        validate_output(output)
         en, es = explain(opt)
-        mask_us = [ns / 1000 for ns in gen.mask_ns] if gen else []
-        timings = Timings(
-            prompt_ms=gen.prompt_ms if gen else 0.0,
-            forward_ms=gen.forward_ms if gen else 0.0,
-            mask_p50_us=float(np.percentile(mask_us, 50)) if mask_us else 0.0,
-            mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
-            mask_max_us=max(mask_us) if mask_us else 0.0,
-            tokens_sampled=gen.n_sampled if gen else 0,
-            tokens_forced=gen.n_forced if gen else 0,
-            total_ms=(time.perf_counter_ns() - t0) / 1e6,
-            mask_us=tuple(mask_us),
-        )
         return CorrectionResult(
             original=original, output=output, out_of_scope=False, is_correct=not opt.is_error,
             confidence=confidence, error_span=opt.written if opt.is_error else None,
             error_start=opt.start if opt.is_error else None, error_end=opt.end if opt.is_error else None,
-            explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
-            model_sha256=self.model.sha256, settings=st.to_dict(),
+            explanation_en=en, explanation_es=es,
+            timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6, tokens_sampled=gen.n_sampled,
+                            tokens_forced=gen.n_forced, forward_ms=gen.forward_ms),
+            model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
         )
 
     def schema_grammar(self):

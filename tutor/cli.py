@@ -22,6 +22,7 @@ _SUBCOMMANDS = (
     "tutor.commands.check",
     "tutor.commands.compile",
     "tutor.commands.teacher",
+    "tutor.commands.judge_fit",
 )
 
 

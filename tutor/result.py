@@ -57,3 +57,6 @@ class CorrectionResult:
     model_name: str = ""
     model_sha256: str = ""
     settings: dict[str, Any] = field(default_factory=dict)
+    kind: str = "correct"  # 'correct' (one sentence), 'check' (a finding of a text), 'review' (a practice retry)
+    source_text: str | None = None  # the whole text a finding came from
+    not_sure: bool = False  # below the app's "not sure" threshold

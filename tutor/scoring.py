@@ -177,6 +177,19 @@ def load_jsonl(lines: Iterable[str]) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def reliability(pairs: list[tuple[float, bool]], edges: tuple[float, ...] = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95,
+                                                                               1.0001)) -> list[dict[str, Any]]:
+    """Return the reliability table: per confidence bin, its count, mean confidence and accuracy."""
+    out = []
+    for lo, hi in zip(edges, edges[1:], strict=False):
+        inside = [(c, ok) for c, ok in pairs if lo <= c < hi]
+        if inside:
+            out.append({"from": lo, "to": min(hi, 1.0), "n": len(inside),
+                        "mean_confidence": sum(c for c, _ in inside) / len(inside),
+                        "accuracy": sum(ok for _, ok in inside) / len(inside)})
+    return out
+
+
 def _confidence_report(items: list[dict[str, Any]], predictions: dict[str, Any],
                        per_item: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Return how well `confidence` separates right from wrong answers (in-scope, non-abstaining)."""
@@ -195,7 +208,10 @@ def _confidence_report(items: list[dict[str, Any]], predictions: dict[str, Any],
         auroc = wins / (len(right) * len(wrong))
     sure = [ok for c, ok in pairs if c >= 0.5]
     unsure = [ok for c, ok in pairs if c < 0.5]
+    bins = reliability(pairs)
     return {
+        "reliability": bins,
+        "ece": sum(b["n"] * abs(b["accuracy"] - b["mean_confidence"]) for b in bins) / len(pairs),
         "n": len(pairs),
         "auroc": auroc,
         "mean_right": sum(right) / len(right) if right else None,

@@ -172,11 +172,23 @@ class _Sentence:
         while j >= 0:
             n = self.norms[j]
             if n in pronouns:
-                return pronouns[n]
+                if n in ("who", "that") and j > 0 and self.is_nominal(j - 1):
+                    return None if self.is_plural_noun(j - 1) or self.norm(j - 1) in lists["irregular_plurals"] \
+                        else "3rd singular"  # a relative pronoun takes its antecedent's number
+                return None if self._coordinated(j) else pronouns[n]
             if n in lists["plural_pronouns"]:
                 return None
+            if self.is_nominal(j) and n in lists["time_nouns"] and self.norm(j - 1) in lists["time_determiners"]:
+                j -= 2  # 'every day', 'last week': a time adverbial, not the subject
+                continue
             if self.is_nominal(j):
-                return None if self.is_plural_noun(j) else "3rd singular"
+                head = self._head_before_phrase(j)
+                if head is not None:
+                    j = head
+                    continue
+                if self.is_plural_noun(j) or self._coordinated(j):
+                    return None
+                return "3rd singular"
             if n in _SENTENCE_END or n == ":":
                 return None
             if n == ",":
@@ -195,6 +207,35 @@ class _Sentence:
             if n in lists["clause_breaks"]:
                 return None
             j -= 1
+        return None
+
+    def _np_start(self, j: int) -> int:
+        """Return the first word of the noun phrase ending at j (determiner and modifiers included)."""
+        k = j
+        while k - 1 >= 0 and (self.is_nominal(k - 1) or self.norms[k - 1] in self.lists["determiners"]) \
+                and j - k < 4:
+            k -= 1
+        return k
+
+    def _coordinated(self, j: int) -> bool:
+        """Return True when the subject word at j is joined to another by 'and' ('my brother and I')."""
+        k = self._np_start(j)
+        before = self.norm(k - 1)
+        if before == "and" or (before == "," and self.norm(k - 2) not in _SENTENCE_END):
+            if before == ",":
+                return False
+            prev = self.norm(k - 2)
+            return bool(prev) and (self.is_nominal(k - 2) or prev in self.lists["subject_pronouns"]
+                                   or prev in self.lists["non_subject_words"])
+        return False
+
+    def _head_before_phrase(self, j: int) -> int | None:
+        """For 'the students in my class are', return the index to search on from: before 'in'."""
+        k = self._np_start(j)
+        prep = self.norm(k - 1)
+        if prep in self.lists["prepositions"] and prep not in ("like", "than", "as") and k - 2 >= 0 and (
+                self.is_nominal(k - 2)):
+            return k - 2
         return None
 
     def inverted_subject(self, i: int) -> str | None:
@@ -353,6 +394,7 @@ def analyse(sentence: str) -> Analysis:
     lex = lexicon()
     lists = _lists()
     words = tokenize(sentence)
+    words, misspelled = _normalise_misspellings(words, lex, lists)
     s = _Sentence(words)
     analysis = Analysis(sentence, words)
     past_levels, future_ctx = _time_levels(words, lists)
@@ -367,12 +409,92 @@ def analyse(sentence: str) -> Analysis:
             continue
         analysis.in_scope_words += 1
         if all(r.kind == "ing" for r in readings):
+            analysis.options.extend(_ing_options(i, w, readings, s, scope))
             continue
         if all(r.verb == "do" for r in readings) and _is_do_support(i, s):
             continue  # an auxiliary, not a verb the learner could have got wrong under §A13
+        if _is_noun_after_determiner(i, s):
+            continue  # 'the talk was boring', 'a new watch', 'a good start': a noun
         analysis.verb_words.append((w, readings))
-        analysis.options.extend(_options_for(i, w, readings, s, scope, past_levels[i], future_ctx))
+        options = _options_for(i, w, readings, s, scope, past_levels[i], future_ctx)
+        if i in misspelled:
+            options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
+        analysis.options.extend(options)
     return analysis
+
+
+def _normalise_misspellings(words: list[Word], lex, lists) -> tuple[list[Word], dict[int, str]]:
+    """Read a non-word within a small edit distance of a form of the 20 as that form ('finised').
+
+    A word counts as a misspelling only when an English word list does not know it and exactly
+    one form of the 20 is nearest (Damerau-Levenshtein distance 1, or 2 for words of 7+ letters).
+    """
+    from tutor.a13.spelling import nearest_form
+
+    out, found = [], {}
+    for i, w in enumerate(words):
+        form = nearest_form(w.norm) if w.norm not in lex else None
+        if form is not None:
+            out.append(Word(w.text, form, w.start, w.end))
+            found[i] = w.text
+        else:
+            out.append(w)
+    return out, found
+
+
+def _as_misspelling(o: Option, w: Word, written: str) -> Option:
+    """Turn an option read from a misspelled word into a correction of that word."""
+    from dataclasses import replace
+
+    if o.is_error:
+        return replace(o, written=o.written.replace(w.norm, written) if w.norm in o.written else o.written)
+    return replace(o, written=written if o.start == w.start else o.written, is_error=True,
+                   error_type="wrong_inflection", rule="misspelling")
+
+
+def _is_noun_after_determiner(i: int, s: _Sentence) -> bool:
+    """Return True for a noun-like verb form after a determiner and at most two modifiers ('a new watch')."""
+    lists = s.lists
+    if s.norm(i) not in lists["noun_like_verbs"]:
+        return False
+    j = i - 1
+    steps = 0
+    while j >= 0 and steps < 3:
+        n = s.norm(j)
+        if n in lists["determiners"] and n not in ("this", "that", "these", "those", "her"):
+            return True
+        if n == "her":  # 'her work' is a noun, 'made her work' a bare infinitive
+            return s.norm(j - 1) not in lists["causative_triggers"]
+        if not s.is_nominal(j) or n in lists["object_pronouns"]:
+            return False
+        j -= 1
+        steps += 1
+    return False
+
+
+def _ing_options(i: int, w: Word, readings, s: _Sentence, scope) -> list[Option]:
+    """Options for an -ing form: a gerund after a verb that takes 'to' ('I decided studying'), or
+    'will' + -ing ('I will watching')."""
+    lists = s.lists
+    out: list[Option] = []
+    verb = readings[0].verb
+    prev = s.prev_index(i)
+    pn = s.norm(prev)
+    if pn in lists["will_aux"]:
+        person = s.subject(prev)
+        if person is not None:
+            start = s.words[prev].start if pn == "will" else w.start
+            out.append(_option(scope, verb, "simple future", person, w, start,
+                               _span_text(s.words, prev, i) if pn == "will" else w.text, True, 2, 0.0,
+                               "wrong_future", "will + -ing"))
+        return out
+    two = f"{s.norm(prev - 1)} {pn}" if prev > 0 else pn
+    if pn in lists["to_infinitive_verbs"] or two in lists["to_infinitive_verbs"]:
+        person = s.actor(prev)
+        if person is not None:
+            out.append(_option(scope, verb, "infinitive", person, w, w.start, w.text, True, 2, 0.0,
+                               "infinitive_form", "gerund after a to-verb"))
+    return out
 
 
 def _option(scope, verb: str, tense: str, person: str, w: Word, start: int, written: str, is_error: bool,
@@ -431,6 +553,11 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 strength = 1  # 'I have work tomorrow': a noun with no article may follow have
             out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, strength, 0.0,
                                "correct" if ok else "wrong_participle", "after have"))
+            if past_level == 2 and s.norm(have_j) in ("have", "has", "'ve"):
+                # a present perfect with a finished time ('I have seen it two days ago' -> saw)
+                out.append(_option(scope, verb, "past simple", person, w, words[have_j].start,
+                                   _span_text(words, have_j, i), True, 1, 0.0, "wrong_tense",
+                                   "perfect with a finished time"))
             continue
         # --- to / for + verb: infinitive ------------------------------------------------------
         if pn in ("to", "for") and not (pn == "for" and "base" not in vk and "present" not in vk):
@@ -446,6 +573,9 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                                    _span_text(words, prev, i), not ok, 1 if doubtful else 2, 0.0,
                                    "correct" if ok else "infinitive_form", f"after {pn}"))
                 continue
+        # --- make / let / have / see + object + bare infinitive: right as written ------------
+        if _after_causative_object(i, s):
+            continue
         # --- catenative verb + bare verb: missing 'to' --------------------------------------
         if prev == i - 1 and _is_catenative(prev, s) and ("base" in vk or "present" in vk):
             person = s.actor(prev)
@@ -454,6 +584,14 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
             doubtful = s.doubtful_noun(i, after_verb=True)
             out.append(_option(scope, verb, "infinitive", person, w, w.start, w.text, True, 1 if doubtful else 2,
                                0.0, "infinitive_form", "missing to"))
+            continue
+        # --- modal + an inflected form: the bare infinitive ('you should came' -> come) -------
+        if pn in lists["modals"] and not (vk & {"base"}) and vk & {"past", "participle", "bad_past", "present",
+                                                                    "bad_3sg"}:
+            person = s.subject(prev)
+            if person is not None:
+                out.append(_option(scope, verb, "infinitive", person, w, w.start, w.text, True, 2, 0.0,
+                                   "infinitive_form", "after modal"))
             continue
         # --- modal / do + verb: a bare infinitive, right as written --------------------------
         if _after_modal_or_do(i, s):
@@ -473,6 +611,48 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
             continue
         out.extend(_finite_options(verb, vk, readings, w, person, s, scope, past_level, future_ctx, i))
     return out
+
+
+def _after_causative_object(i: int, s: _Sentence) -> bool:
+    """Return True for a verb after make / let / have / help / see + an object ('she had me write')."""
+    lists = s.lists
+    j = i - 1
+    if s.norm(j) in lists["object_pronouns"]:
+        return s.norm(j - 1) in lists["causative_triggers"]
+    steps = 0
+    while j >= 0 and steps < 3 and s.is_nominal(j):
+        j -= 1
+        steps += 1
+    if steps == 0:
+        return False
+    if s.norm(j) in lists["determiners"]:
+        j -= 1
+    return s.norm(j) in lists["causative_triggers"]
+
+
+def _is_subjunctive_were(i: int, s: _Sentence) -> bool:
+    """Return True for 'were' in a counterfactual clause ('I wish I were', 'if she were', 'as if')."""
+    if s.norm(i) != "were":
+        return False
+    for j in range(i - 1, max(-1, i - 6), -1):
+        n = s.norm(j)
+        if n in s.lists["subjunctive_triggers"]:
+            return True
+        if n in _SENTENCE_END or n in (",", ";"):
+            return False
+    return False
+
+
+def is_auxiliary_at(analysis: Analysis, start: int) -> bool:
+    """Return True when the word starting at `start` is have / be used as an auxiliary."""
+    words = analysis.words
+    s = _Sentence(words)
+    for i, w in enumerate(words):
+        if w.start == start:
+            readings = s.lex.get(w.norm, ())
+            verbs = {r.verb for r in readings}
+            return bool(verbs & {"have", "be"}) and _is_auxiliary(i, s, "have" if "have" in verbs else "be")
+    return False
 
 
 def _is_would(j: int, i: int, s: _Sentence) -> bool:
@@ -558,6 +738,8 @@ def _is_auxiliary(i: int, s: _Sentence, verb: str) -> bool:
 def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: _Sentence, scope,
                     past_level: int, future_ctx: bool, i: int) -> list[Option]:
     out: list[Option] = []
+    if _is_subjunctive_were(i, s):
+        return out
     mine = [r for r in readings if r.verb == verb]
     present_ok = any(r.kind == "present" and person in r.persons for r in mine)
     past_ok = any(r.kind == "past" and person in r.persons for r in mine)

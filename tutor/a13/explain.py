@@ -39,3 +39,30 @@ def explain(option: Option | None) -> tuple[str, str]:
     values = {"form": cell.correct_form, "written": option.written, "verb": cell.verb, "aux": aux,
               "subject": _SUBJECT[cell.person]}
     return entry["en"].format(**values), entry["es"].format(**values)
+
+
+def explain_candidate(candidate) -> tuple[str, str]:
+    """Return (english, spanish) explanations for a judged candidate (tutor.judge.slots.Candidate)."""
+    t = _templates()
+    cell = candidate.cell
+    if cell is None:
+        entry = t["out of scope"]
+        return entry["en"], entry["es"]
+    key = candidate.rule if candidate.change else "correct"
+    if key == "alternative tense":
+        key = "past reading" if cell.tense == "past simple" else "present agreement"
+    if key in ("present agreement", "present agrees"):
+        key = "present agreement be" if cell.verb == "be" else (
+            "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
+    if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
+        key = "wrong past form regular"
+    entry = t.get(key, t["correct"])
+    aux = candidate.written.split()[0] if " " in candidate.written else ""
+    if key == "after have":
+        aux = "have / has / had"
+    if key == "passive":
+        aux = "be"
+    form = candidate.correct_form or cell.correct_form
+    values = {"form": form, "written": candidate.written, "verb": cell.verb, "aux": aux,
+              "subject": _SUBJECT[cell.person]}
+    return entry["en"].format(**values), entry["es"].format(**values)

@@ -17,6 +17,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     from tutor.api import Settings
 
     defaults = Settings()
+    parser.add_argument("--no-model", dest="use_model", action="store_false",
+                        help="decide with the analyser's evidence alone: no model score (the ablation)")
     for name in _SWITCHES:
         dashed = name.replace("_", "-")
         if getattr(defaults, name):
@@ -30,6 +32,7 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"temperature": args.temperature, "seed": args.seed}
     for name in _SWITCHES:
         out[name] = getattr(args, name)
+    out["use_model"] = getattr(args, "use_model", True)
     return out
 
 

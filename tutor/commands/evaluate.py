@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from tutor.scoring import extract, score
 
     items = _read(args.file)
+    if items and "text" in items[0] and "original" not in items[0]:
+        from tutor.text.evaluate import run_text_eval
+
+        return run_text_eval(items, args)
     seconds: dict[str, float] = {}
     if args.predictions:
         preds = {line["id"]: extract(line) for line in _read(args.predictions)}
@@ -100,6 +104,10 @@ def _print(r: dict, by: list[str]) -> None:
               f" {fmt(c['accuracy_when_sure'])} ({c['share_sure']:.0%} of answers), when < 0.5"
               f" {fmt(c['accuracy_when_not_sure'])}; mean confidence right {fmt(c['mean_right'])},"
               f" wrong {fmt(c['mean_wrong'])}")
+        print(f"expected calibration error (ECE): {c['ece']:.3f}")
+        print("| confidence | n | mean confidence | accuracy |\n| --- | --- | --- | --- |")
+        for b in c["reliability"]:
+            print(f"| {b['from']:.2f}–{b['to']:.2f} | {b['n']} | {b['mean_confidence']:.3f} | {b['accuracy']:.3f} |")
     for key in by:
         print(f"\nby {key}:\n| {key} | n | all fields right | verb | tense | person | form | spanish |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")

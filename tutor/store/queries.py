@@ -56,7 +56,7 @@ class Filters:
             clauses.append("c.created < ?")
             params.append(bound(self.until, upper=True))
         if self.only_mistakes:
-            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0")
+            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review'")
         match = fts_query(self.search or "")
         if match:
             # A page walks the created/learner index in order and tests membership (`+c.seq` keeps the
@@ -110,13 +110,17 @@ def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
     return int(db.execute(f"SELECT COUNT(*) FROM {CORRECTIONS} c{where}", params).fetchone()[0])
 
 
+# Rows that count in the statistics: not practice retries, not findings the judge was unsure of.
+COUNTED = "kind != 'review' AND not_sure = 0"
+
+
 def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, dict[str, int]]:
     """Return {"verb"|"tense"|"person": {value: errors}}, most frequent first; errors exclude out-of-scope."""
     where, params = _learner_clause(learner, "AND")
     totals: dict[str, dict[str, int]] = {"verb": {}, "tense": {}, "person": {}}
     sql = (
         f"SELECT verb, tense, person, COUNT(*) FROM {CORRECTIONS}"
-        f" WHERE is_correct = 0 AND out_of_scope = 0{where} GROUP BY learner_id, verb, tense, person"
+        f" WHERE is_correct = 0 AND out_of_scope = 0 AND {COUNTED}{where} GROUP BY learner_id, verb, tense, person"
     )
     for verb, tense, person, n in db.execute(sql, params):
         for key, value in (("verb", verb), ("tense", tense), ("person", person)):
@@ -127,7 +131,8 @@ def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, di
 
 def progress_by_week(db: sqlite_utils.Database, learner: int | None) -> list[dict[str, Any]]:
     """Return per week with corrections: week (its Monday), total, correct, errors, out_of_scope, accuracy."""
-    where, params = _learner_clause(learner, "WHERE")
+    where, params = _learner_clause(learner, "AND")
+    where = f" WHERE {COUNTED}{where}"
     # Grouping by learner first walks idx_corrections_learner_week in order, with no sort.
     sql = (
         f"SELECT {WEEK_SQL} AS week, COUNT(*), SUM(is_correct = 1 AND out_of_scope = 0),"

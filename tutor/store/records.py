@@ -53,7 +53,7 @@ CORRECTION_COLUMNS: tuple[str, ...] = (
     "out_of_scope", "is_correct", "confidence", "error_span", "error_start", "error_end",
     "explanation_en", "explanation_es", "model_name", "model_sha256", "settings", "output_json",
     "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "tokens_sampled",
-    "tokens_forced", "total_ms",
+    "tokens_forced", "total_ms", "kind", "source_text", "not_sure",
 )
 
 
@@ -130,6 +130,9 @@ def correction_row(
         "tokens_sampled": timings.tokens_sampled,
         "tokens_forced": timings.tokens_forced,
         "total_ms": timings.total_ms,
+        "kind": result.kind,
+        "source_text": result.source_text,
+        "not_sure": int(bool(result.not_sure)),
     }
 
 

@@ -144,8 +144,16 @@ def _v5_lock(db: sqlite_utils.Database) -> None:
     db.execute(f"CREATE INDEX idx_{LEARNERS}_name_key ON {LEARNERS}(name_key, id)")
 
 
+def _v6_texts(db: sqlite_utils.Database) -> None:
+    """Findings of whole texts: the text each came from, whether it was a practice retry ('review', kept
+    out of the teacher's statistics) and whether the judge was not sure (left out of error counts)."""
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN kind TEXT NOT NULL DEFAULT 'correct'")
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN source_text TEXT")
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN not_sure INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock,
+    _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock, _v6_texts,
 )
 LATEST = len(MIGRATIONS)
 

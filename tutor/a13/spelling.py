@@ -1,0 +1,44 @@
+"""Misspelled forms of the 20 verbs: a non-word close to exactly one right form ('finised', 'wirte')."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+
+@cache
+def _known_words():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(distance=1)
+
+
+@cache
+def _right_forms() -> tuple[str, ...]:
+    from tutor.a13.lexicon import lexicon
+
+    good = {"base", "present", "past", "participle", "ing"}
+    return tuple(sorted(w for w, rs in lexicon().items() if any(r.kind in good for r in rs) and len(w) >= 3))
+
+
+def nearest_form(word: str) -> str | None:
+    """Return the one form of the 20 that `word` misspells, or None (a real word, or no single match)."""
+    if len(word) < 4 or not word.isalpha() or not word.isascii():
+        return None
+    limit = 2 if len(word) >= 7 else 1
+    best: list[str] = []
+    best_d = limit + 1
+    for form in _right_forms():
+        if abs(len(form) - len(word)) > limit or (form[0] != word[0] and limit == 1 and form[:1] != word[1:2]):
+            continue
+        d = DamerauLevenshtein.distance(word, form, score_cutoff=limit)
+        if d < best_d:
+            best, best_d = [form], d
+        elif d == best_d:
+            best.append(form)
+    if len(best) != 1 or best_d > limit:
+        return None
+    if _known_words().known([word]):
+        return None  # an English word of its own ('word', 'tall', 'wash')
+    return best[0]

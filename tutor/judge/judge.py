@@ -1,0 +1,134 @@
+"""The model judges: each candidate correction scored by the model's likelihood of the corrected
+sentence (left and right context), combined with the analyser's evidence by fitted weights.
+
+score(c) = w · features(c) + w_lm · (log P(sentence with c) − log P(sentence as written))
+
+The probabilities are a softmax over each slot's candidates ("no change" included), so they are
+the calibrated probability of each reading under weights fitted on labelled data
+(`grammar-tutor judge-fit`, written to data/judge/weights.json). `use_model=False` uses the weights
+fitted without the model's score: the analyser alone decides, for the ablation.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from tutor.judge.slots import Candidate, Slot
+from tutor.resources import data_path
+
+LM_FEATURES = ("lm", "lm_gain", "lm_tokens")
+
+
+@dataclass(frozen=True)
+class Weights:
+    """One fitted weight vector (feature name -> weight)."""
+
+    values: dict[str, float]
+    model: str
+
+    def score(self, feats: dict[str, float]) -> float:
+        """Return the linear score of one candidate's features."""
+        return sum(self.values.get(k, 0.0) * v for k, v in feats.items())
+
+
+@cache
+def _weights_file() -> dict[str, Any]:
+    path = data_path("judge", "weights.json")
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def load_weights(model_name: str, *, use_model: bool) -> Weights:
+    """Return the fitted weights for a model (or the analyser-only ones), falling back to the default's."""
+    raw = _weights_file()
+    key = "with_model" if use_model else "without_model"
+    models = raw.get("models", {})
+    entry = models.get(model_name) or models.get(raw.get("default_model", ""), {})
+    values = entry.get(key) or _FALLBACK[key]
+    return Weights(dict(values), model_name)
+
+
+# Used only before any fit exists (a fresh checkout without data/judge/weights.json).
+_FALLBACK = {
+    "with_model": {"change": -2.0, "rule_sure": 4.0, "rule_doubt": 1.5, "prior": 1.0, "lm": 0.5, "alt": -1.0},
+    "without_model": {"change": -2.0, "rule_sure": 4.0, "rule_doubt": 1.5, "prior": 1.0, "alt": -3.0},
+}
+
+
+@dataclass(frozen=True)
+class SlotVerdict:
+    """The judge's reading of one slot: the probabilities of its candidates, best first."""
+
+    slot: Slot
+    ranked: tuple[tuple[Candidate, float], ...]
+
+    @property
+    def best(self) -> Candidate:
+        """Return the most probable candidate."""
+        return self.ranked[0][0]
+
+    @property
+    def probability(self) -> float:
+        """Return the probability of the best candidate."""
+        return self.ranked[0][1]
+
+    def probability_of_no_change(self) -> float:
+        """Return the probability that the slot is right as written."""
+        return next(p for c, p in self.ranked if not c.change)
+
+
+def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot]) -> dict[int, dict[str, float]]:
+    """Score every change candidate of every slot against the sentence as written, in one pass.
+
+    Returns id(candidate) -> {"lm": Δ log-prob, "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
+    """
+    changes = [c for s in slots for c in s.candidates if c.change]
+    if not changes:
+        return {}
+    texts = [sentence] + [c.apply(sentence) for c in changes]
+    variants = [model.tokenize((" " + t).encode("utf-8")) for t in texts]
+    lps = model.token_logprobs(prefix_tokens, variants)
+    base = float(lps[0].sum())
+    out = {}
+    for c, lp, toks in zip(changes, lps[1:], variants[1:], strict=True):
+        delta = float(lp.sum()) - base
+        out[id(c)] = {"lm": delta, "lm_gain": max(delta, 0.0), "lm_tokens": float(len(toks) - len(variants[0]))}
+    return out
+
+
+def judge_slots(slots: list[Slot], weights: Weights, lm: dict[int, dict[str, float]] | None) -> list[SlotVerdict]:
+    """Return each slot's candidates ranked by probability under the weights (and the model's scores)."""
+    verdicts = []
+    for slot in slots:
+        scores = []
+        for c in slot.candidates:
+            feats = dict(c.features)
+            if lm is not None and c.change:
+                feats.update(lm.get(id(c), {}))
+            scores.append(weights.score(feats))
+        m = max(scores)
+        exps = [math.exp(s - m) for s in scores]
+        z = sum(exps)
+        ranked = sorted(((c, e / z) for c, e in zip(slot.candidates, exps, strict=True)), key=lambda x: -x[1])
+        verdicts.append(SlotVerdict(slot, tuple(ranked)))
+    return verdicts
+
+
+@dataclass
+class JudgeTimings:
+    """Where the judge's time went."""
+
+    analyse_ms: float = 0.0
+    score_ms: float = 0.0
+    tokens_evaluated: int = 0
+
+
+def now_ms() -> float:
+    """Return a monotonic clock in milliseconds."""
+    return time.perf_counter_ns() / 1e6

@@ -1,0 +1,46 @@
+"""What the judge decided about one sentence: a verdict per slot, the findings, the single answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tutor.judge.judge import SlotVerdict
+from tutor.judge.slots import Candidate
+
+
+@dataclass
+class Judged:
+    """The judge's verdicts on every verb slot of one sentence."""
+
+    sentence: str
+    analysis: object
+    verdicts: list[SlotVerdict]
+    lm: dict[int, dict[str, float]] = field(default_factory=dict)
+    score_ms: float = 0.0
+
+    def findings(self) -> list[tuple[Candidate, float]]:
+        """Return every slot whose most probable reading is a change, with its probability, in text order."""
+        out = [(v.best, v.probability) for v in self.verdicts if v.best.change and v.best.cell is not None]
+        return sorted(out, key=lambda x: x[0].start)
+
+    def answer(self) -> tuple[Candidate, float]:
+        """Return the one §A13 answer for the sentence and its probability.
+
+        The most probable change when any slot's best reading is a change; otherwise the verb as
+        written (the first slot whose written form fills a cell), with the probability that every
+        slot is right as written. With no such slot, the most probable change of all.
+        """
+        found = self.findings()
+        if found:
+            return max(found, key=lambda x: x[1])
+        keep_all = 1.0
+        for v in self.verdicts:
+            keep_all *= v.probability_of_no_change()
+        for v in self.verdicts:
+            no_change = next(c for c in v.slot.candidates if not c.change)
+            if no_change.cell is not None:
+                return no_change, keep_all
+        changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None]
+        if not changes:
+            raise ValueError("no slot of the sentence has a §A13 cell")
+        return max(changes, key=lambda x: x[1])

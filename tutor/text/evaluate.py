@@ -1,0 +1,111 @@
+"""Scores for whole-text sets: found and real findings (texts), or false alarms (correct sentences)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("’", "'").split()).strip(".,;:!?\"")
+
+
+def score_texts(items: list[dict[str, Any]], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Return found (labelled errors matched by a finding with an accepted form) and real (findings that
+    match a labelled error) rates, and false alarms on items without labelled errors."""
+    labelled = found = findings = real = 0
+    clean_items = clean_ok = 0
+    by_type: dict[str, list[int]] = {}
+    misses, alarms = [], []
+    for it in items:
+        res = results.get(it["id"]) or {"findings": []}
+        errors = it.get("errors", [])
+        got = res.get("findings", [])
+        used = set()
+        for e in errors:
+            labelled += 1
+            hit = None
+            for k, f in enumerate(got):
+                if k in used or not (f["start"] < e["end"] and e["start"] < f["end"]):
+                    continue
+                ok = (f["verb"] == e["verb"] and f["tense"] == e["tense"] and f["person"] == e["person"]
+                      and _norm(f["correct_form"]) in {_norm(x) for x in e["correct_form_accepted"]})
+                if ok:
+                    hit = k
+                    break
+            row = by_type.setdefault(e.get("error_type", "?"), [0, 0])
+            row[1] += 1
+            if hit is not None:
+                used.add(hit)
+                found += 1
+                row[0] += 1
+            else:
+                misses.append((it["id"], e["written"], e["correct_form"]))
+        for k, f in enumerate(got):
+            findings += 1
+            if k in used:
+                real += 1
+            else:
+                alarms.append((it["id"], f["written"], f["correct_form"]))
+        if not errors:
+            clean_items += 1
+            clean_ok += not got
+    return {"texts": len(items), "labelled_errors": labelled, "findings": findings,
+            "found": found / labelled if labelled else None, "real": real / findings if findings else None,
+            "items_without_errors": clean_items,
+            "no_false_alarm": clean_ok / clean_items if clean_items else None,
+            "by_error_type": {k: {"found": v[0] / v[1], "n": v[1]} for k, v in sorted(by_type.items())},
+            "misses": misses, "false_alarms": alarms}
+
+
+def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    """Run `Tutor.check` on every text and print the scores."""
+    from tutor.api import Tutor
+    from tutor.commands.common import tutor_kwargs
+    from tutor.errors import TutorError
+
+    tutor = Tutor.load(args.model, **tutor_kwargs(args))
+    results: dict[str, dict[str, Any]] = {}
+    seconds = []
+    out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
+    for it in items:
+        t0 = time.perf_counter()
+        try:
+            results[it["id"]] = tutor.check(it["text"]).to_dict()
+        except TutorError as exc:
+            print(f"{it['id']}: {exc}", file=sys.stderr)
+            results[it["id"]] = {"findings": []}
+        seconds.append(time.perf_counter() - t0)
+        if out:
+            out.write(json.dumps({"id": it["id"], **results[it["id"]]}, ensure_ascii=False) + "\n")
+    if out:
+        out.close()
+    r = score_texts(items, results)
+    seconds.sort()
+    r["seconds_p50"] = seconds[len(seconds) // 2]
+    r["seconds_p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+
+    def fmt(x):
+        return "–" if x is None else f"{x:.3f}"
+
+    print(f"texts: {r['texts']}, labelled errors: {r['labelled_errors']}, findings: {r['findings']}")
+    print("| measure | value |\n| --- | --- |")
+    print(f"| errors found with the right form | {fmt(r['found'])} |")
+    print(f"| findings that are real | {fmt(r['real'])} |")
+    print(f"| items with no error and no finding | {fmt(r['no_false_alarm'])} (of {r['items_without_errors']}) |")
+    print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
+    if r["by_error_type"]:
+        print("\n| error type | n | found |\n| --- | --- | --- |")
+        for k, v in r["by_error_type"].items():
+            print(f"| {k} | {v['n']} | {v['found']:.3f} |")
+    if args.show_errors:
+        for m in r["misses"]:
+            print(f"  missed {m[0]}: {m[1]!r} -> {m[2]!r}")
+        for a in r["false_alarms"]:
+            print(f"  false alarm {a[0]}: {a[1]!r} -> {a[2]!r}")
+    if args.json:
+        print(json.dumps({k: v for k, v in r.items() if k not in ("misses", "false_alarms")}))
+    return 0

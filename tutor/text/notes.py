@@ -1,0 +1,91 @@
+"""Neutral notes for what the checker recognises but §A13 does not label (data/notes/patterns.json).
+
+A tutor must not praise *I am agree* or "correct" *She have 25 years* to *has*: such sentences get
+a note saying what the pattern is, and no finding.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from functools import cache
+
+from tutor.resources import data_path
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note: the span it is about (offsets into the text), its kind and its message."""
+
+    start: int
+    end: int
+    written: str
+    kind: str
+    message_en: str
+    message_es: str
+
+    def to_dict(self) -> dict:
+        """Return the note as a plain dict (one entry of `notes` in `check --jsonl`)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One pattern from the data file, compiled."""
+
+    id: str
+    regex: re.Pattern[str]
+    en: str
+    es: str
+    examples: tuple[str, ...]
+    counter_examples: tuple[str, ...]
+
+
+@cache
+def _data() -> dict:
+    return json.loads(data_path("notes", "patterns.json").read_text(encoding="utf-8"))
+
+
+@cache
+def patterns() -> tuple[Pattern, ...]:
+    """Return the compiled patterns."""
+    return tuple(Pattern(p["id"], re.compile(p["pattern"], re.IGNORECASE), p["en"], p["es"],
+                         tuple(p.get("examples", ())), tuple(p.get("counter_examples", ())))
+                 for p in _data()["patterns"])
+
+
+def notes_for(sentence: str, offset: int = 0) -> list[Note]:
+    """Return the notes for one sentence; offsets are shifted by `offset` (its place in the text)."""
+    from tutor.a13.analysis import tokenize
+    from tutor.a13.lexicon import lexicon, out_of_scope_errors
+
+    text = sentence.replace("’", "'")
+    out: list[Note] = []
+    for p in patterns():
+        for m in p.regex.finditer(text):
+            written = sentence[m.start():m.end()]
+            out.append(Note(offset + m.start(), offset + m.end(), written, p.id, p.en.format(written),
+                            p.es.format(written)))
+    words = tokenize(sentence)
+    lex = lexicon()
+    data = _data()
+    oos = out_of_scope_errors()
+    for k, w in enumerate(words):
+        if w.norm in oos:
+            out.append(Note(offset + w.start, offset + w.end, w.text, "outside_verb",
+                            data["outside_verb"]["en"].format(w.text, oos[w.norm]),
+                            data["outside_verb"]["es"].format(w.text, oos[w.norm])))
+        if w.norm in ("do", "does", "did"):
+            j = k + 1
+            while j < len(words) and words[j].norm in ("n't", "not", "never", "really", "you", "he", "she", "it",
+                                                       "i", "we", "they"):
+                j += 1
+            if j < len(words) and j > k + 1:
+                readings = lex.get(words[j].norm, ())
+                if readings and not any(r.kind == "base" for r in readings) and any(
+                        r.kind in ("present", "past", "bad_past", "bad_3sg", "participle") for r in readings):
+                    span = sentence[w.start:words[j].end]
+                    out.append(Note(offset + w.start, offset + words[j].end, span, "do_support",
+                                    data["do_support"]["en"].format(span), data["do_support"]["es"].format(span)))
+    return sorted(out, key=lambda n: n.start)
