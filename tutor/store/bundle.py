@@ -22,10 +22,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 from tutor import __version__
 from tutor.errors import StoreError
-from tutor.store import schema
+from tutor.store import queries, schema
 from tutor.store.db import translated
 from tutor.store.export import rows as history_rows
 from tutor.store.export import snapshot
+from tutor.store.names import clean_name, name_key
 from tutor.store.records import CORRECTION_COLUMNS, HISTORY_COLUMNS, history_row, utc_stamp
 
 if TYPE_CHECKING:
@@ -245,14 +246,15 @@ def learner_for_import(db: Any, head: dict[str, Any]) -> tuple[int, str, bool, s
     found = db.execute(f"SELECT id, name FROM {schema.LEARNERS} WHERE uuid = ?", [head["uuid"]]).fetchone()
     if found:
         return int(found[0]), found[1], False, None
-    wanted = " ".join(head["name"].split())
+    wanted = clean_name(head["name"])  # a name from another machine is cleaned as if typed here
     name, n = wanted, 1
-    while db.execute(f"SELECT 1 FROM {schema.LEARNERS} WHERE name = ? COLLATE NOCASE", [name]).fetchone():
+    while queries.learner_id(db, name) != queries.NO_LEARNER:
         n += 1
         name = f"{wanted} ({n})"
     created = head.get("created") if isinstance(head.get("created"), str) else utc_stamp()
-    cursor = db.conn.execute(f"INSERT INTO {schema.LEARNERS} (name, created, uuid) VALUES (?, ?, ?)",
-                             [name, created, head["uuid"]])
+    cursor = db.conn.execute(
+        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
+        [name, name_key(name), created, head["uuid"]])
     return int(cursor.lastrowid), name, True, wanted if name != wanted else None
 
 

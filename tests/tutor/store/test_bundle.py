@@ -71,6 +71,7 @@ def test_learner_matched_by_uuid_not_by_name(tmp_path: Path) -> None:
         summary = import_bundle(teacher, bundle)
         assert summary.renamed_from == "Ana" and summary.learner == "Ana (2)" and summary.new == 2
         assert {x["name"]: x["corrections"] for x in teacher.learners()} == {"ana": 1, "Ana (2)": 2}
+        assert teacher.find_learner("ANA (2)")["name"] == "Ana (2)"  # found by name like any other learner
         with Store.open(ana) as source:
             source.save_correction(make_result("We go"), learner="Ana")
             later = io.StringIO()
