@@ -150,10 +150,10 @@ def create_app(store: Store, pool: ModelPool, token: str) -> FastAPI:
 
     @v1.post("/check")
     async def check(body: CheckBody) -> dict[str, Any]:
-        out, ms = await run_model("check", body.text)
-        results = [records.finding_result(f, body.text, pool.info, ms) for f in out.get("findings", [])]
-        ids = await save(body, results)
-        for finding, row_id in zip(out.get("findings", []), ids, strict=True):
+        checked, _ = await run_model("check", body.text)
+        ids = await save(body, [records.finding_result(f, checked, pool.info) for f in checked.findings])
+        out = checked.to_dict()
+        for finding, row_id in zip(out["findings"], ids, strict=True):
             finding["id"] = row_id
         return out
 

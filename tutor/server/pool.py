@@ -66,7 +66,7 @@ def _worker_main(conn: Any, model: str | None, threads: int) -> None:
             if kind == "correct":
                 value: Any = tutor.correct(text)
             else:
-                value = tutor.check(text).to_dict()
+                value = tutor.check(text)
             conn.send(("ok", value))
         except TutorError as exc:
             conn.send(("error", exc))

@@ -7,7 +7,6 @@ one (the app does), else by name.
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from tutor.server.pool import ModelInfo
     from tutor.store import Store
 
-A13_KEYS = ("original", "verb", "tense", "person", "correct_form", "spanish")
 _INSERT_OR_IGNORE = (f"INSERT OR IGNORE INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
                      f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})")
 
@@ -52,20 +50,18 @@ def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) 
     return added
 
 
-def finding_result(finding: dict[str, Any], text: str, info: ModelInfo, total_ms: float) -> CorrectionResult:
-    """Return one finding of `Tutor.check` (a §A13 correction with its span) as a CorrectionResult to store."""
-    output = {key: finding[key] for key in A13_KEYS if key in finding}
-    output.setdefault("original", text)
-    if "confidence" in finding:
-        output["confidence"] = finding["confidence"]
+def finding_result(finding: Any, checked: Any, info: ModelInfo) -> CorrectionResult:
+    """Return one finding of a `Tutor.check` result as the row Store.save_check would store for it."""
+    output = {"original": finding.original, "verb": finding.verb, "tense": finding.tense, "person": finding.person,
+              "correct_form": finding.correct_form, "spanish": finding.spanish,
+              "confidence": round(finding.confidence, 4)}
     return CorrectionResult(
-        original=output["original"], output=output, out_of_scope=False, is_correct=False,
-        confidence=float(finding.get("confidence", 1.0)), error_span=finding.get("written"),
-        error_start=finding.get("start"), error_end=finding.get("end"),
-        explanation_en=finding.get("explanation_en", ""), explanation_es=finding.get("explanation_es", ""),
-        timings=Timings(total_ms=total_ms), model_name=info.name, model_sha256=info.sha256,
-        settings=json.loads(json.dumps(info.settings)),
-    )
+        original=finding.original, output=output, out_of_scope=False, is_correct=False,
+        confidence=finding.confidence, error_span=finding.written, error_start=finding.start,
+        error_end=finding.end, explanation_en=finding.explanation_en, explanation_es=finding.explanation_es,
+        timings=Timings(total_ms=checked.total_ms / max(len(checked.findings), 1)), model_name=info.name,
+        model_sha256=info.sha256, settings=dict(info.settings), kind="check", source_text=checked.text,
+        not_sure=not finding.sure)
 
 
 def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from tutor.server.run import bind, url_of
 from tutor.store import Store
 
 pytestmark = pytest.mark.model
+SENTENCES = ["He go to school every day", "She have went to the bank", "I eated an apple", "My mother cook well",
+             "Tomorrow I will to work", "She study English at night", "She go to school", "I goed home"]
 
 
 def _raw(url: str, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> int:
@@ -99,7 +101,7 @@ def test_the_queue_is_bounded(live_server) -> None:
 
 def test_a_small_class_at_once_every_row_stored_exactly_once(live_server) -> None:
     before = live_server.store.count_history()
-    load = drive(live_server.url, live_server.token, load_texts(), learners=5, requests=2, endpoint="correct")
+    load = drive(live_server.url, live_server.token, SENTENCES, learners=5, requests=2, endpoint="correct")
     assert load.failures == [] and len(load.latencies) == 10
     assert sum(len(ids) for ids in load.rows.values()) == 10
     assert live_server.store.count_history() == before + 10
@@ -133,3 +135,31 @@ def test_offline_corrections_upload_once_when_the_server_is_back(live_server, tu
         assert live_server.store.count_history("Luz") == 2
         with pytest.raises(Unreachable):
             ClassClient(_closed_port_url(), live_server.token, timeout=5).learners()
+
+
+def test_check_is_one_line_of_check_jsonl_and_every_finding_is_stored_once(live_server, tutor_engine) -> None:
+    client = ClassClient(live_server.url, live_server.token)
+    text = "Yesterday I go to the beach with my cousins. My sister study medicine in Bogota."
+    request_id = str(uuid.uuid4())
+    out = client.check("Rosa", text, request_id=request_id)
+    expected = tutor_engine.check(text).to_dict()
+    assert [{k: v for k, v in f.items() if k != "id"} for f in out["findings"]] == expected["findings"]
+    assert out["sentences"] == expected["sentences"] and out["notes"] == expected["notes"]
+    assert "went" in {f["correct_form"] for f in out["findings"]} and len(out["sentences"]) == 2
+    assert client.check("Rosa", text, request_id=request_id)["findings"] == out["findings"]  # a retry
+    rows = {row["id"]: row for row in live_server.store.history("Rosa")}
+    assert set(rows) == {f["id"] for f in out["findings"]}
+    assert all(text[f["start"]:f["end"]] == f["written"] for f in out["findings"])
+
+
+def test_a_small_class_checks_texts_at_once_every_finding_stored_exactly_once(live_server) -> None:
+    before = live_server.store.count_history()
+    load = drive(live_server.url, live_server.token, load_texts(), learners=5, requests=2, endpoint="check")
+    assert load.failures == [] and len(load.latencies) == 10
+    returned = sum(len(ids) for ids in load.rows.values())
+    assert returned >= 1  # the texts hold verb errors; how many are found is the judge's business
+    assert live_server.store.count_history() == before + returned
+    assert [p for p in verify(live_server.db, load) if "no request returned" not in p] == []
+    no_token = ClassClient(live_server.url, "").request("POST", "/v1/check", {"learner": "x", "text": "He go"},
+                                                        token=False)
+    assert no_token[0] == 401
