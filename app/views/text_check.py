@@ -1,0 +1,679 @@
+"""The Text page: check a whole text, every finding underlined in place, its card, Apply, Apply all, Copy.
+
+The check runs through app.worker (one job: `Tutor.check`, then `Store.save_check`), reporting
+progress per sentence; the window never waits on it. Findings keep Python string offsets into the
+text; the editor's cursor counts UTF-16 units, so every hand-over goes through `utf16_position`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import worker
+from app.errors import describe
+from app.views.finding_card import FindingCard, ui_is_spanish
+from app.views.panel import set_text_colour
+from app.views.text_findings import (
+    AMBER,
+    RED,
+    FindingsModel,
+    NotesModel,
+    apply_findings,
+    python_index,
+    shift_after,
+    utf16_position,
+)
+from tutor.api import MAX_TEXT_CHARS
+from tutor.errors import InputError, StoreError
+from tutor.text.check import CheckResult, Finding, replacement_text
+
+SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#fbe3e0", "#fdefd5", "#e3ecfb"
+
+
+class TextEdit(QPlainTextEdit):
+    """The text box: Ctrl+Enter checks; Tab leaves the box so every control stays keyboard-reachable."""
+
+    submitted = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * 3 + 16)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Check on Ctrl+Enter (either Enter key); otherwise edit as usual."""
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier and event.key() in (
+                Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class TextCheckView(QWidget):
+    """Type or paste a text, check it, read each finding's card, apply the fixes, copy the result.
+
+    `window` is the MainWindow: the view reads its engine, store and learner when it checks, and
+    shows errors in its banners.
+    """
+
+    check_done = Signal(object)  # the CheckResult, once underlined (and saved when a learner is chosen)
+    check_failed = Signal(str)
+    progressed = Signal(int, int)  # sentences done, sentences in all
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.working = False
+        self.result: CheckResult | None = None
+        self.findings: list[Finding] = []  # still open, offsets into the editor's current text
+        self.notes: list = []
+        self.stale = False  # the text changed since the last check
+        self.hint_kind = ""
+        self.saved_rows = 0
+        self._editing = False  # Apply is changing the text: keep the underlines
+        self.shown_note: Any = None  # the note whose span is highlighted
+        self.show_action: QAction | None = None  # View → Text (Ctrl+4), set by install()
+
+        self.prompt = QLabel(self)
+        self.editor = TextEdit(self)
+        self.prompt.setBuddy(self.editor)
+        self.counter = QLabel(self)
+        self.counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        set_text_colour(self.hint, AMBER)
+        self.hint.hide()
+        self.check_button = QPushButton(self)
+        self.check_button.setDefault(True)
+        self.copy_button = QPushButton(self)
+        self.clear_button = QPushButton(self)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1)
+        self.progress.hide()
+        self.verdict = QLabel(self)
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        self.findings_label = QLabel(self)
+        self.findings_model = FindingsModel(self)
+        self.findings_view = QListView(self)
+        self.findings_view.setModel(self.findings_model)
+        self.findings_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.findings_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.findings_label.setBuddy(self.findings_view)
+        self.apply_button = QPushButton(self)
+        self.apply_all_button = QPushButton(self)
+        self.notes_label = QLabel(self)
+        self.notes_model = NotesModel(self)
+        self.notes_view = QListView(self)
+        self.notes_view.setModel(self.notes_model)
+        self.notes_view.setWordWrap(True)
+        self.notes_view.setSpacing(3)
+        self.notes_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.notes_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.notes_label.setBuddy(self.notes_view)
+
+        self.card = FindingCard()
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidget(self.card)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        self._layout()
+        self._make_actions()
+        self.editor.submitted.connect(self.submit)
+        self.editor.textChanged.connect(self._on_text_changed)
+        self.editor.cursorPositionChanged.connect(self._on_cursor_moved)
+        self.check_button.clicked.connect(self.submit)
+        self.copy_button.clicked.connect(self.copy_corrected)
+        self.clear_button.clicked.connect(self.clear)
+        self.apply_button.clicked.connect(self.apply_selected)
+        self.apply_all_button.clicked.connect(self.apply_all)
+        self.findings_view.selectionModel().currentChanged.connect(self._on_finding_current)
+        self.notes_view.selectionModel().currentChanged.connect(self._on_note_current)
+        self.retranslate()
+        self._update_buttons()
+
+    # -- building ----------------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.prompt, 1)
+        top.addWidget(self.counter)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.hint, 1)
+        buttons.addStretch(0)
+        buttons.addWidget(self.clear_button)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.check_button)
+
+        lists = QWidget(self)
+        left = QVBoxLayout(lists)
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.findings_label)
+        left.addWidget(self.findings_view, 2)
+        apply_row = QHBoxLayout()
+        apply_row.addWidget(self.apply_button)
+        apply_row.addWidget(self.apply_all_button)
+        apply_row.addStretch(1)
+        left.addLayout(apply_row)
+        left.addWidget(self.notes_label)
+        left.addWidget(self.notes_view, 1)
+        for view in (self.findings_view, self.notes_view):
+            view.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 8)
+        self.below = QSplitter(Qt.Orientation.Horizontal, self)
+        self.below.setChildrenCollapsible(False)
+        self.below.addWidget(lists)
+        self.below.addWidget(self.scroll)
+        self.below.setStretchFactor(0, 2)
+        self.below.setStretchFactor(1, 3)
+
+        self.upper = QWidget(self)
+        upper = QVBoxLayout(self.upper)
+        upper.setContentsMargins(0, 0, 0, 0)
+        upper.addLayout(top)
+        upper.addWidget(self.editor, 1)
+        upper.addLayout(buttons)
+        upper.addWidget(self.progress)
+        upper.addWidget(self.verdict)
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        self.split.setChildrenCollapsible(False)
+        self.split.addWidget(self.upper)
+        self.split.addWidget(self.below)
+        self.split.setStretchFactor(0, 1)
+        self.split.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.split)
+        self.setTabOrder(self.editor, self.check_button)
+        self.setTabOrder(self.check_button, self.copy_button)
+        self.setTabOrder(self.copy_button, self.clear_button)
+        self.setTabOrder(self.clear_button, self.findings_view)
+        self.setTabOrder(self.findings_view, self.apply_button)
+        self.setTabOrder(self.apply_button, self.apply_all_button)
+        self.setTabOrder(self.apply_all_button, self.notes_view)
+        self.setTabOrder(self.notes_view, self.card)
+
+    def _make_actions(self) -> None:
+        def action(keys: str, slot) -> QAction:
+            act = QAction(self)
+            act.setShortcut(QKeySequence(keys))
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # only on this page
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+
+        self.apply_action = action("Ctrl+.", self.apply_selected)
+        self.apply_all_action = action("Ctrl+Shift+.", self.apply_all)
+        self.copy_action = action("Ctrl+Shift+C", self.copy_corrected)
+        self.next_action = action("F8", lambda: self.step(1))
+        self.previous_action = action("Shift+F8", lambda: self.step(-1))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Retranslate on a language switch."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        """Set every fixed text in the current language, and redraw the verdict and the lists in it."""
+        self.prompt.setText(self.tr("Your &text in English (paragraphs, emails, several sentences):"))
+        self.editor.setPlaceholderText(self.tr(
+            "For example: Yesterday my brother goed to the park. He have a new bike."))
+        self.editor.setAccessibleName(self.tr("Text to check"))
+        self.editor.setAccessibleDescription(self.tr(
+            "Type or paste up to {0} characters, then press Ctrl+Enter. Wrong verbs are underlined: red wavy when"
+            " I am sure, orange dotted when I am not. F8 goes to the next one.").format(f"{MAX_TEXT_CHARS:,}"))
+        self.check_button.setText(self.tr("C&heck"))
+        self.check_button.setToolTip(self.tr("Check every sentence of the text (Ctrl+Enter)"))
+        self.copy_button.setText(self.tr("Cop&y corrected text"))
+        self.copy_button.setToolTip(self.tr(
+            "Copy the text with every fix I am sure of to the clipboard (Ctrl+Shift+C); questions stay as you wrote"
+            " them"))
+        self.clear_button.setText(self.tr("Cle&ar"))
+        self.apply_button.setText(self.tr("A&pply"))
+        self.apply_button.setToolTip(self.tr("Replace the selected word by its correction (Ctrl+.)"))
+        self.apply_all_button.setText(self.tr("Apply a&ll"))
+        self.apply_all_button.setToolTip(self.tr(
+            "Replace every word I am sure of (Ctrl+Shift+.); questions wait for you to decide"))
+        self.findings_label.setText(self.tr("&Findings (F8 / Shift+F8):"))
+        self.findings_view.setAccessibleName(self.tr("Findings"))
+        self.notes_label.setText(self.tr("&Notes (not corrected):"))
+        self.notes_view.setAccessibleName(self.tr("Notes"))
+        self.progress.setAccessibleName(self.tr("Checking progress"))
+        self.verdict.setAccessibleName(self.tr("Verdict"))
+        self.apply_action.setText(self.tr("Apply"))
+        self.apply_all_action.setText(self.tr("Apply all"))
+        self.copy_action.setText(self.tr("Copy corrected text"))
+        self.next_action.setText(self.tr("Next finding"))
+        self.previous_action.setText(self.tr("Previous finding"))
+        tabs = getattr(self.window_, "tabs", None)
+        if tabs is not None and tabs.indexOf(self) >= 0:
+            tabs.setTabText(tabs.indexOf(self), self.tr("Te&xt"))
+        if self.show_action is not None:
+            self.show_action.setText(self.tr("&Text"))
+        self.findings_model.retranslate()
+        self.notes_model.set_spanish(ui_is_spanish())
+        self._on_text_changed(counter_only=True)
+        self._show_verdict()
+
+    # -- checking ----------------------------------------------------------------------------------
+
+    def ready(self) -> bool:
+        """Return True when the window has a loaded model and is not reloading one."""
+        return self.window_.tutor is not None and not self.window_.loading
+
+    def submit(self) -> None:
+        """Check the text in the background, or say why not."""
+        if self.working:
+            return
+        text = self.editor.toPlainText()
+        if not text.strip():
+            self.show_hint(self.tr("Type or paste a text first, for example an email to a friend."), "empty")
+            self.editor.setFocus()
+            return
+        if len(text) > MAX_TEXT_CHARS:
+            self._on_text_changed(counter_only=True)
+            return
+        if not self.ready():
+            self.show_hint(self.tr("The model is still loading; you can check your text in a moment."), "not_ready")
+            return
+        self.hide_hint()
+        self.run_check(text)
+
+    def run_check(self, text: str) -> None:
+        """Check `text` through app.worker and save its findings for the learner, in the same job."""
+        window = self.window_
+        tutor, store, learner = window.tutor, window.store, window.learner
+        self.working = True
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat(self.tr("Splitting the text into sentences…"))
+        self.progress.show()
+        window.messages.dismiss("text")
+        self._update_buttons()
+
+        def op(report: worker.Report) -> tuple[CheckResult, int, Exception | None]:
+            result = tutor.check(text, progress=lambda done, total: report((done, total)))
+            saved, saved_error = 0, None
+            if store is not None and learner and result.findings:
+                try:
+                    saved = len(store.save_check(result, learner=learner))
+                except StoreError as exc:
+                    saved_error = exc
+            return result, saved, saved_error
+
+        worker.run_job(op, success=self._on_checked, failure=lambda exc: self._on_failed(exc, text),
+                       progress=self._on_progress, receiver=self, name="check text")
+
+    def _on_progress(self, item: tuple[int, int]) -> None:
+        done, total = item
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        if done < total:
+            self.progress.setFormat(self.tr("Checking sentence {0} of {1}…").format(done + 1, total))
+        else:
+            self.progress.setFormat(self.tr("Checked {0} of {1} sentences").format(done, total))
+        self.progressed.emit(done, total)
+
+    def _on_checked(self, outcome: tuple[CheckResult, int, Exception | None]) -> None:
+        result, saved, saved_error = outcome
+        self.working = False
+        self.progress.hide()
+        self.saved_rows = saved
+        window = self.window_
+        if saved_error is not None:
+            window.messages.show_message(
+                self.tr("The findings are shown but were not saved: {0}").format(describe(saved_error)),
+                key="save", level="warning")
+        if self.editor.toPlainText() != result.text:
+            self._clear_findings()
+            self.stale = True
+            self.show_hint(self.tr("The text changed while I was checking it; press Ctrl+Enter to check it again."),
+                           "changed")
+        else:
+            self.show_result(result)
+            if not window.learner and window.store is not None and result.findings:
+                self.show_hint(self.tr("Choose or create a learner to keep these findings in your history."),
+                               "no_learner")
+        self._update_buttons()
+        self.check_done.emit(result)
+
+    def _on_failed(self, exc: Exception, text: str) -> None:
+        self.working = False
+        self.progress.hide()
+        self._update_buttons()
+        message = describe(exc, self.tr("checking your text"))
+        if isinstance(exc, InputError):
+            self.window_.messages.show_message(message, key="text", level="warning")
+        else:
+            self.window_.messages.show_message(
+                message, key="text", actions=[(self.tr("Try again"), lambda: self.run_check(text))])
+        self.check_failed.emit(message)
+
+    # -- showing a result --------------------------------------------------------------------------
+
+    def show_result(self, result: CheckResult) -> None:
+        """Underline every finding of `result` (whose text is the editor's text) and list them with the notes."""
+        self.result = result
+        self.stale = False
+        self.findings = list(result.findings)
+        self.notes = list(result.notes)
+        self._refresh_lists()
+        if self.findings:
+            self.select_row(0)
+        else:
+            self.card.show_empty(self.tr("Nothing to fix among the verbs I can check. Read the notes, if any."))
+        self._show_verdict()
+
+    def _refresh_lists(self) -> None:
+        self.findings_model.set_findings(self.findings)
+        self.findings = list(self.findings_model.findings)
+        self.notes_model.set_notes(self.notes)
+        self.notes = list(self.notes_model.notes)
+        self.notes_label.setVisible(bool(self.notes))
+        self.notes_view.setVisible(bool(self.notes))
+        self._underline()
+        self._update_buttons()
+
+    def _clear_findings(self) -> None:
+        self.result = None
+        self.shown_note = None
+        self.findings, self.notes = [], []
+        self.findings_model.set_findings([])
+        self.notes_model.set_notes([])
+        self.notes_label.hide()
+        self.notes_view.hide()
+        self.editor.setExtraSelections([])
+        self.card.show_empty()
+        self._update_buttons()
+
+    def _underline(self) -> None:
+        """Draw the findings as spell-checker underlines: red wavy when sure, orange dotted when not."""
+        text = self.editor.toPlainText()
+        current = self.current_finding()
+        note = self.shown_note
+        selections = []
+        for f in self.findings:
+            fmt = QTextCharFormat()
+            if f.sure:
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+                fmt.setUnderlineColor(QColor(RED))
+            else:
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+                fmt.setUnderlineColor(QColor(AMBER))
+            if f == current:
+                fmt.setBackground(QColor(SELECTED_SURE if f.sure else SELECTED_NOT_SURE))
+            selections.append(self._selection(text, f.start, f.end, fmt))
+        if note is not None:
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(SELECTED_NOTE))
+            selections.append(self._selection(text, note.start, note.end, fmt))
+        self.editor.setExtraSelections(selections)
+
+    def _selection(self, text: str, start: int, end: int, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(utf16_position(text, start))
+        cursor.setPosition(utf16_position(text, end), QTextCursor.MoveMode.KeepAnchor)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format = fmt
+        return selection
+
+    def underlined(self) -> list[tuple[int, int, str]]:
+        """Return the underlined spans as (start, end, style) in Python indices ('wave', 'dot'), for tests."""
+        text = self.editor.toPlainText()
+        out = []
+        for sel in self.editor.extraSelections():
+            style = sel.format.underlineStyle()
+            if style == QTextCharFormat.UnderlineStyle.NoUnderline:
+                continue
+            kind = "wave" if style == QTextCharFormat.UnderlineStyle.WaveUnderline else "dot"
+            out.append((python_index(text, sel.cursor.selectionStart()), python_index(text, sel.cursor.selectionEnd()),
+                        kind))
+        return out
+
+    def _show_verdict(self) -> None:
+        """Say what the last check found, and what it checked; never 'Correct! Well done!'."""
+        result = self.result
+        if result is None:
+            self.verdict.setText(self.tr("The text changed, so the underlines were cleared. Press Ctrl+Enter to"
+                                         " check it again.") if self.stale else "")
+            self.verdict.setVisible(self.stale)
+            return
+        self.verdict.setText(self.verdict_text(result))
+        self.verdict.setAccessibleDescription(self.verdict.text())
+        self.verdict.show()
+
+    def verdict_text(self, result: CheckResult) -> str:
+        """Return the verdict for `result` in the UI language, counting the findings still open."""
+        noted = [(n.start, n.end) for n in result.notes]
+        checked = [c for c in result.checked if not any(a < c.end and c.start < b for a, b in noted)]
+        words = ", ".join(dict.fromkeys(c.written for c in checked))
+        sure = sum(f.sure for f in self.findings)
+        asked = len(self.findings) - sure
+        parts = []
+        if not result.findings:
+            if not checked:
+                parts.append(self.tr("I found no form of the 20 verbs I can check in this text, so I cannot say"
+                                     " whether its verbs are right."))
+            elif len(checked) == 1:
+                parts.append(self.tr("No errors in the 1 verb I can check ({0}).").format(words))
+            else:
+                parts.append(self.tr("No errors in the {0} verbs I can check ({1}).").format(len(checked), words))
+        else:
+            parts.append(self.tr("Verbs I checked: {0} ({1}).").format(len(checked), words))
+            if self.findings:
+                parts.append(self.tr("To fix: {0}.").format(sure))
+                if asked:
+                    parts.append(self.tr("Not sure, please look: {0}.").format(asked))
+            else:
+                parts.append(self.tr("Every finding is applied; press Ctrl+Enter to check the text again."))
+        if result.notes:
+            parts.append(self.tr("Notes on what I do not correct: {0} (listed below).").format(len(result.notes)))
+        return " ".join(parts)
+
+    # -- selecting ---------------------------------------------------------------------------------
+
+    def current_finding(self) -> Finding | None:
+        """Return the finding selected in the list, or None."""
+        index = self.findings_view.currentIndex()
+        return self.findings_model.finding(index.row()) if index.isValid() else None
+
+    def select_row(self, row: int) -> None:
+        """Select the finding on `row` in the list (its card opens and its word is highlighted)."""
+        index = self.findings_model.index(row)
+        self.findings_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def step(self, by: int) -> None:
+        """Select the next (+1) or previous (-1) finding, wrapping around; F8 and Shift+F8."""
+        n = self.findings_model.rowCount()
+        if not n:
+            return
+        row = self.findings_view.currentIndex().row()
+        self.select_row((row + by) % n if row >= 0 else (0 if by > 0 else n - 1))
+        self.findings_view.setFocus()
+
+    def _on_finding_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        f = self.findings_model.finding(current.row()) if current.isValid() else None
+        if f is None:
+            return
+        self.card.show_finding(f)
+        self.shown_note = None
+        text = self.editor.toPlainText()
+        if python_index(text, self.editor.textCursor().position()) not in range(f.start, f.end + 1):
+            cursor = self.editor.textCursor()
+            cursor.setPosition(utf16_position(text, f.start))
+            self.editor.setTextCursor(cursor)  # moves the view to the word; the card stays on this finding
+        self.editor.ensureCursorVisible()
+        self._underline()
+        self._update_buttons()
+
+    def _on_note_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        n = self.notes_model.note(current.row()) if current.isValid() else None
+        if n is not None:
+            self.card.show_note(n)
+            self.shown_note = n
+            self._underline()
+
+    def _on_cursor_moved(self) -> None:
+        """A click on (or the caret moving into) an underlined word selects its finding."""
+        if not self.findings or self._editing:
+            return
+        text = self.editor.toPlainText()
+        row = self.findings_model.row_at(python_index(text, self.editor.textCursor().position()))
+        if row >= 0 and row != self.findings_view.currentIndex().row():
+            self.select_row(row)
+
+    # -- applying ----------------------------------------------------------------------------------
+
+    def apply_selected(self) -> None:
+        """Replace the selected finding's word by its correction; the other underlines move with the text."""
+        f = self.current_finding()
+        if f is None:
+            return
+        row = self.findings_view.currentIndex().row()
+        self._apply([f])
+        if self.findings:
+            self.select_row(min(row, len(self.findings) - 1))
+        else:
+            self.card.show_empty(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
+
+    def apply_all(self) -> None:
+        """Replace every finding the checker is sure of (one undo step); questions stay for the learner."""
+        sure = [f for f in self.findings if f.sure]
+        if not sure:
+            return
+        self._apply(sure)
+        if self.findings:
+            self.select_row(0)
+        else:
+            self.card.show_empty(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
+
+    def _apply(self, chosen: list[Finding]) -> None:
+        text = self.editor.toPlainText()
+        cursor = QTextCursor(self.editor.document())
+        self._editing = True
+        cursor.beginEditBlock()
+        try:
+            for f in sorted(chosen, key=lambda f: -f.start):  # from the end: earlier offsets stay valid
+                if text[f.start:f.end] != f.written:
+                    continue
+                fix = replacement_text(f, f.written)
+                cursor.setPosition(utf16_position(text, f.start))
+                cursor.setPosition(utf16_position(text, f.end), QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText(fix)
+                delta = len(fix) - (f.end - f.start)
+                rest = [g for g in self.findings if g != f]
+                self.findings = shift_after(rest, f.start, f.end, delta)
+                self.notes = shift_after(self.notes, f.start, f.end, delta)
+                text = text[: f.start] + fix + text[f.end:]
+        finally:
+            cursor.endEditBlock()
+            self._editing = False
+        self.shown_note = None
+        self._refresh_lists()
+        self._show_verdict()
+
+    def corrected_text(self) -> str:
+        """Return the editor's text with every open finding the checker is sure of applied."""
+        return apply_findings(self.editor.toPlainText(), [f for f in self.findings if f.sure])
+
+    def copy_corrected(self) -> None:
+        """Copy the corrected text to the clipboard."""
+        if self.result is None:
+            return
+        QGuiApplication.clipboard().setText(self.corrected_text())
+        self.show_hint(self.tr("The corrected text is on the clipboard."), "copied")
+
+    # -- the text box ------------------------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Empty the box, the underlines, the lists and the card."""
+        self.editor.clear()
+        self._clear_findings()
+        self.stale = False
+        self.hide_hint()
+        self._show_verdict()
+        self.editor.setFocus()
+
+    def show_hint(self, text: str, kind: str = "") -> None:
+        """Show a short notice under the text box; `kind` names it for tests ('too_long', 'empty', …)."""
+        self.hint_kind = kind
+        self.hint.setText(text)
+        self.hint.setAccessibleName(text)
+        self.hint.show()
+
+    def hide_hint(self) -> None:
+        """Hide the notice under the text box."""
+        self.hint.hide()
+        self.hint_kind = ""
+
+    def _on_text_changed(self, counter_only: bool = False) -> None:
+        text = self.editor.toPlainText()
+        count = len(text)
+        self.counter.setText(self.tr("{0} / {1}").format(f"{count:,}", f"{MAX_TEXT_CHARS:,}"))
+        self.counter.setAccessibleName(self.tr("{0} of {1} characters used").format(count, MAX_TEXT_CHARS))
+        set_text_colour(self.counter, RED if count > MAX_TEXT_CHARS else "#4a4a4a")
+        if count > MAX_TEXT_CHARS:
+            self.show_hint(self.tr(
+                "The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or"
+                " check it in parts.").format(f"{count:,}", f"{MAX_TEXT_CHARS:,}"), "too_long")
+        elif self.hint_kind == "too_long" or (count and self.hint_kind == "empty"):
+            self.hide_hint()
+        if not counter_only and not self._editing and self.result is not None:
+            self._clear_findings()  # the underlines would point at the wrong words now
+            self.stale = True
+            self._show_verdict()
+        if not counter_only and self.hint_kind in ("copied", "changed"):
+            self.hide_hint()
+        self._update_buttons()
+
+    def update_ready(self, *_args: Any) -> None:
+        """Enable Check once the window's model is loaded."""
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        text_ok = 0 < len(self.editor.toPlainText()) <= MAX_TEXT_CHARS
+        self.check_button.setEnabled(self.ready() and not self.working and text_ok)
+        has_result = self.result is not None
+        self.copy_button.setEnabled(has_result)
+        self.apply_button.setEnabled(self.current_finding() is not None)
+        self.apply_all_button.setEnabled(any(f.sure for f in self.findings))
+
+
+def install(window: Any) -> TextCheckView:
+    """Add the Text page to `window` as a tab (Ctrl+4 shows it) and return the view."""
+    view = TextCheckView(window)
+    window.tabs.addTab(view, "")
+    show = QAction(window)
+    show.setShortcut(QKeySequence("Ctrl+4"))
+    show.triggered.connect(lambda: (window.tabs.setCurrentWidget(view), view.editor.setFocus()))
+    window.view_menu.addAction(show)
+    view.show_action = show
+    window.model_ready.connect(view.update_ready)
+    window.model_failed.connect(view.update_ready)
+    view.retranslate()
+    return view
