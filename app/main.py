@@ -6,7 +6,8 @@ import logging
 import sys
 from types import TracebackType
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app import worker
 from app.errors import describe
@@ -27,6 +28,41 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+class CloseGuard(QObject):
+    """Closes `window` without blocking the GUI thread while a background job (the model load) runs.
+
+    The close is put off: the window hides at once, the jobs are cancelled (they stop at their next
+    step), and the window closes for real when the last one has finished; the event loop runs meanwhile.
+    """
+
+    POLL_MS = 50
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.window = window
+        self.deferred = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.POLL_MS)
+        self.timer.timeout.connect(self._close_when_idle)
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Put off the window's close while jobs run; let it through otherwise."""
+        if watched is self.window and event.type() == QEvent.Type.Close and worker.busy():
+            worker.cancel_jobs()
+            self.window.hide()
+            event.ignore()
+            self.deferred = True
+            self.timer.start()
+            return True
+        return False
+
+    def _close_when_idle(self) -> None:
+        if not worker.busy():
+            self.timer.stop()
+            self.window.close()
+
+
 def run_app(db: str | None = None) -> int:
     """Open the window on the store `db` (default: $GRAMMAR_TUTOR_DB or data folder); return exit code."""
     from app.main_window import MainWindow
@@ -36,6 +72,7 @@ def run_app(db: str | None = None) -> int:
     settings = AppSettings()
     install_language(settings.language)
     window = MainWindow(settings, db=db)
+    CloseGuard(window)  # closing while the model loads must not freeze the window
 
     def show_unexpected(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         # A bug in a slot must not close the app or show a traceback: log it, tell the user, carry on.

@@ -1,4 +1,7 @@
-"""The app's preferences, kept in QSettings: model, temperature, UI language, last learner, secrets."""
+"""The app's preferences, kept in QSettings: model, temperature, UI language, last learner.
+
+Secrets are not preferences: the teacher passphrase and learner PINs live in the store (tutor.store.lock).
+"""
 
 from __future__ import annotations
 
@@ -57,27 +60,6 @@ class AppSettings:
     @learner.setter
     def learner(self, value: str) -> None:
         self.q.setValue("ui/learner", value)
-
-    @property
-    def teacher_hash(self) -> str:
-        """Return the scrypt hash of the teacher passphrase, or '' before it is set."""
-        return self._str("teacher/passphrase")
-
-    @teacher_hash.setter
-    def teacher_hash(self, value: str) -> None:
-        self.q.setValue("teacher/passphrase", value)
-
-    def learner_pin_hash(self, learner: str) -> str:
-        """Return the scrypt hash of a learner's PIN, or '' when the profile has none."""
-        return self._str(f"learner-pins/{learner.encode('utf-8').hex()}")
-
-    def set_learner_pin_hash(self, learner: str, value: str) -> None:
-        """Store (or, with '', remove) the hash of a learner's PIN."""
-        key = f"learner-pins/{learner.encode('utf-8').hex()}"
-        if value:
-            self.q.setValue(key, value)
-        else:
-            self.q.remove(key)
 
     def sync(self) -> None:
         """Write pending changes to disk."""

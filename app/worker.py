@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 Report = Callable[[Any], None]
 
 
+class Cancelled(Exception):
+    """Raised by a cancelled job's `report()`: the job stops at its next step (see cancel_jobs)."""
+
+
 class _Relay(QObject):
     """Lives on the GUI thread. The worker emits its signals; because they connect to this object's
     own slots, Qt queues each call to the GUI thread (a bare lambda would run on the worker)."""
@@ -77,12 +81,26 @@ class Job(QRunnable):
         self.name = name
         self.traceback: str | None = None
         self.done = False
+        self.started = False
+        self.cancelled = False
         self.relay = _Relay(self)
+
+    def report(self, item: Any) -> None:
+        """Hand `item` to the GUI thread; raise Cancelled once the job has been cancelled."""
+        if self.cancelled:
+            raise Cancelled(self.name)
+        self.relay.progressed.emit(item)
 
     def run(self) -> None:
         """Run `op` on the worker thread and emit its outcome; never let an exception escape."""
+        self.started = True
         try:
-            value = self.op(self.relay.progressed.emit)
+            if self.cancelled:
+                raise Cancelled(self.name)
+            value = self.op(self.report)
+        except Cancelled as exc:
+            log.info("background job %r cancelled", self.name)
+            self.relay.failed.emit(exc)
         except Exception as exc:
             self.traceback = traceback.format_exc()
             if isinstance(exc, TutorError):  # expected: the message says it all, the window shows it
@@ -98,7 +116,7 @@ class Job(QRunnable):
         if final:
             self.done = True
             _live.discard(self)
-        if callback is None or (self.receiver is not None and not shiboken6.isValid(self.receiver)):
+        if callback is None or self.cancelled or (self.receiver is not None and not shiboken6.isValid(self.receiver)):
             return
         callback(value)
 
@@ -141,6 +159,17 @@ def run_job(
 def busy() -> bool:
     """Return True while any job is queued, running or waiting to deliver its result."""
     return bool(_live)
+
+
+def cancel_jobs() -> None:
+    """Cancel every job: queued ones never start; running ones stop at their next `report()` (an engine
+    call in progress, e.g. one llama.cpp step, still finishes). No callback of theirs runs afterwards."""
+    pool().clear()
+    for job in list(_live):
+        job.cancelled = True
+        if not job.started:  # taken off the queue by clear(): it will never run or deliver
+            job.done = True
+            _live.discard(job)
 
 
 def wait_for_jobs(timeout_ms: int = 30000) -> bool:

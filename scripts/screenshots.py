@@ -131,19 +131,21 @@ def main(argv: list[str] | None = None) -> int:
 
     from app.main import make_application
     from app.main_window import MainWindow
-    from app.passphrase import hash_secret
     from app.settings import AppSettings
     from app.translation import install_language
     from tutor.api import Tutor
+    from tutor.store import Store
+    from tutor.store.lock import SecretLock
 
     app = make_application([sys.argv[0]])
     app.setFont(QFont("DejaVu Sans", 10))
     tmp = Path(tempfile.mkdtemp(prefix="grammar-tutor-shots-"))
     settings = AppSettings(QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
-    settings.teacher_hash = hash_secret("maestra-2026")
     db = tmp / "tutor.db"
     tutor = Tutor.load()
     fill_history(tutor, db)
+    with Store.open(db) as store:
+        SecretLock(store).set_teacher("maestra-2026")
     settings.learner = "Ana"
 
     window = MainWindow(settings, db=str(db), tutor=tutor)

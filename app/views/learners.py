@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
@@ -19,9 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import describe
-from app.passphrase import hash_secret, verify_secret
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
+from tutor.errors import TutorError
+from tutor.store.lock import PASSPHRASE_MIN_LENGTH, PIN_MIN_LENGTH, SecretLock, Throttled
+from tutor.store.names import MAX_NAME_LENGTH, name_key
 
 
 class NewLearnerDialog(QDialog):
@@ -31,7 +34,7 @@ class NewLearnerDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("New learner"))
         self.name = QLineEdit(self)
-        self.name.setMaxLength(60)
+        self.name.setMaxLength(MAX_NAME_LENGTH)
         self.name.setAccessibleName(self.tr("Learner name"))
         self.pin = QLineEdit(self)
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
@@ -47,7 +50,10 @@ class NewLearnerDialog(QDialog):
         pin_label.setBuddy(self.pin)
         form.addRow(name_label, self.name)
         form.addRow(pin_label, self.pin)
-        note = QLabel(self.tr("With a PIN, nobody else can open this learner's history."), self)
+        note = QLabel(self.tr(
+            "With a PIN (at least {0} characters), other learners cannot switch to this profile in the app."
+            " The teacher passphrase opens it too."
+        ).format(PIN_MIN_LENGTH), self)
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -61,10 +67,14 @@ class NewLearnerDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
     def accept(self) -> None:
-        """Close only when a name is given."""
+        """Close only when a name is given and the PIN, if any, is long enough."""
         if not " ".join(self.name.text().split()):
             self.error.setText(self.tr("Type the learner's name."))
             self.name.setFocus()
+            return
+        if self.pin.text() and len(self.pin.text()) < PIN_MIN_LENGTH:
+            self.error.setText(self.tr("A PIN needs at least {0} characters.").format(PIN_MIN_LENGTH))
+            self.pin.setFocus()
             return
         super().accept()
 
@@ -79,6 +89,7 @@ class PinDialog(QDialog):
         self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.pin.setAccessibleName(self.tr("PIN"))
         label = QLabel(self.tr("{0}'s history is protected. Type the &PIN:").format(learner), self)
+        label.setTextFormat(Qt.TextFormat.PlainText)  # a name is text, never markup
         label.setBuddy(self.pin)
         label.setWordWrap(True)
         self.error = QLabel(self)
@@ -142,7 +153,7 @@ class LearnerBar(QWidget):
         self.new_button.setEnabled(store is not None)
         last = self.settings.learner
         self.reload()
-        if last and self.combo.findData(last) >= 0 and not self.settings.learner_pin_hash(last):
+        if last and self.combo.findData(last) >= 0 and not self._has_pin(last):
             self.select(last)
         else:
             self.select("")
@@ -168,12 +179,29 @@ class LearnerBar(QWidget):
             self.settings.learner = name
         self.learner_changed.emit(name)
 
+    def _has_pin(self, name: str) -> bool:
+        """Return True when the learner's profile has a PIN (and, when the store cannot tell, too)."""
+        if self.store is None:
+            return True
+        try:
+            return SecretLock(self.store).has_pin(name)
+        except TutorError as exc:
+            self.failed.emit(describe(exc))
+            return True
+
+    def _pin_opens(self, name: str, secret: str) -> bool:
+        """Return True for the learner's PIN, or the teacher passphrase; raise Throttled after wrong tries."""
+        lock = SecretLock(self.store)
+        if lock.check_pin(name, secret):
+            return True
+        # Only something as long as a passphrase is tried as one: a mistyped PIN never counts against it.
+        return len(secret) >= PASSPHRASE_MIN_LENGTH and lock.teacher_set() and lock.check_teacher(secret)
+
     def _picked(self, index: int) -> None:
         name = str(self.combo.itemData(index) or "")
         if name == self.current:
             return
-        stored = self.settings.learner_pin_hash(name)
-        if not stored:
+        if not self._has_pin(name):
             self.select(name)
             return
         self.combo.setCurrentIndex(self.combo.findData(self.current) if self.current else -1)
@@ -181,9 +209,16 @@ class LearnerBar(QWidget):
         self.dialog = dialog
 
         def check() -> None:
-            secret = dialog.pin.text()
-            teacher = self.settings.teacher_hash
-            if verify_secret(secret, stored) or (teacher and verify_secret(secret, teacher)):
+            try:
+                right = self._pin_opens(name, dialog.pin.text())
+            except Throttled as exc:
+                dialog.error.setText(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(
+                    math.ceil(exc.retry_after)))
+                return
+            except TutorError as exc:
+                dialog.error.setText(describe(exc))
+                return
+            if right:
                 dialog.done(QDialog.DialogCode.Accepted)
                 self.select(name)
             else:
@@ -202,25 +237,33 @@ class LearnerBar(QWidget):
         dialog.open()
 
     def find(self, name: str) -> int:
-        """Return the picker index of a learner, ignoring case (as the store does), or -1."""
-        return self.combo.findText(" ".join(name.split()), Qt.MatchFlag.MatchFixedString)
+        """Return the picker index of a learner, matched as the store matches names (NFC, case folded), or -1."""
+        key = name_key(name)
+        for index in range(self.combo.count()):
+            if name_key(self.combo.itemText(index)) == key:
+                return index
+        return -1
 
     def create(self, name: str, pin: str = "") -> None:
         """Create a learner in the store and make them active; an existing name is picked instead."""
         if self.store is None:
             return
         clean = " ".join(name.split())
+        if pin and len(pin) < PIN_MIN_LENGTH:
+            self.failed.emit(self.tr("A PIN needs at least {0} characters.").format(PIN_MIN_LENGTH))
+            return
         existing = self.find(clean)
         if existing >= 0:  # never re-create: that would skip (or overwrite) the other learner's PIN
             self.failed.emit(self.tr("A learner called {0} already exists; they are picked instead.").format(clean))
             self._picked(existing)
             return
         try:
-            self.store.ensure_learner(clean)
+            learner_id = self.store.ensure_learner(clean)
+            stored = self.store.find_learner(learner_id)["name"]  # as kept: invisible characters removed
+            if pin:
+                SecretLock(self.store).set_pin(learner_id, pin)
         except Exception as exc:
             self.failed.emit(describe(exc))
             return
-        if pin:
-            self.settings.set_learner_pin_hash(clean, hash_secret(pin))
         self.reload()
-        self.select(clean)
+        self.select(stored)

@@ -34,6 +34,7 @@ class MessageBar(Panel):
         self.setObjectName("messageBar")
         self.level = ""
         self.text = QLabel(self)
+        self.text.setTextFormat(Qt.TextFormat.PlainText)  # names and sentences in messages never render as HTML
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.text.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)

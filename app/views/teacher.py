@@ -1,13 +1,18 @@
-"""Teacher review behind a passphrase: every learner, their history, statistics, latency, CSV export."""
+"""Teacher review behind the store's teacher passphrase: every learner, their history, statistics, latency,
+CSV export; it locks itself after 10 idle minutes."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QGridLayout,
@@ -27,42 +32,39 @@ from PySide6.QtWidgets import (
 
 from app.errors import describe
 from app.labels import person_label, tense_label
-from app.passphrase import MIN_LENGTH, hash_secret, verify_secret
 from app.settings import AppSettings
 from app.views.charts import BarChart, ColumnChart
+from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
 from app.views.panel import set_text_colour
 from app.worker import run_job
+from tutor.errors import TutorError
 
 ALL_LEARNERS = object()  # the list entry that stands for everyone
 
 
 class LockPage(QWidget):
-    """Asks for the teacher passphrase; on first use, asks to choose one (stored as an scrypt hash)."""
+    """Asks for the teacher passphrase (kept in the store as an scrypt hash; wrong tries are throttled)."""
 
     unlocked = Signal()
 
-    def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.settings = settings
+        self.store: Any = None
         self.heading = QLabel(self)
         self._scale_heading()
         self.explain = QLabel(self)
         self.explain.setWordWrap(True)
         self.passphrase = QLineEdit(self)
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
-        self.confirm = QLineEdit(self)
-        self.confirm.setEchoMode(QLineEdit.EchoMode.Password)
-        self.passphrase_label, self.confirm_label = QLabel(self), QLabel(self)
+        self.passphrase_label = QLabel(self)
         self.passphrase_label.setBuddy(self.passphrase)
-        self.confirm_label.setBuddy(self.confirm)
         self.error = QLabel(self)
         self.error.setWordWrap(True)
         set_text_colour(self.error, "#b3261e")
         self.button = QPushButton(self)
         form = QFormLayout()
         form.addRow(self.passphrase_label, self.passphrase)
-        form.addRow(self.confirm_label, self.confirm)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
         layout.addWidget(self.heading)
@@ -73,7 +75,6 @@ class LockPage(QWidget):
         layout.addStretch(2)
         self.button.clicked.connect(self.submit)
         self.passphrase.returnPressed.connect(self.submit)
-        self.confirm.returnPressed.connect(self.submit)
         self.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -90,52 +91,46 @@ class LockPage(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
 
-    def first_use(self) -> bool:
-        """Return True while no passphrase has been set."""
-        return not self.settings.teacher_hash
+    def set_store(self, store: Any) -> None:
+        """Check passphrases against this store (None: the database is unavailable, nothing opens)."""
+        self.store = store
+        self.passphrase.setEnabled(store is not None)
+        self.button.setEnabled(store is not None)
+        self.retranslate()
 
     def retranslate(self) -> None:
-        """Set the texts for 'choose a passphrase' or 'enter the passphrase'."""
-        first = self.first_use()
-        self.confirm.setVisible(first)
-        self.confirm_label.setVisible(first)
+        """Set the texts in the current language."""
         self.passphrase_label.setText(self.tr("Passphr&ase:"))
-        self.confirm_label.setText(self.tr("Repeat &it:"))
         self.passphrase.setAccessibleName(self.tr("Teacher passphrase"))
-        self.confirm.setAccessibleName(self.tr("Repeat the teacher passphrase"))
-        if first:
-            self.heading.setText(self.tr("Choose a teacher passphrase"))
-            self.explain.setText(
-                self.tr(
-                    "Teacher review shows every learner's history. Choose a passphrase of at least {0}"
-                    " characters; learners will need it to open this page, so keep it to yourself."
-                ).format(MIN_LENGTH)
-            )
-            self.button.setText(self.tr("Set passphrase and &open"))
+        self.heading.setText(self.tr("Teacher review is locked"))
+        if self.store is None:
+            self.explain.setText(self.tr("The history database is not available, so Teacher review stays locked."))
         else:
-            self.heading.setText(self.tr("Teacher review is locked"))
             self.explain.setText(self.tr("Enter the teacher passphrase to see every learner's work."))
-            self.button.setText(self.tr("&Unlock"))
+        self.button.setText(self.tr("&Unlock"))
 
     def submit(self) -> None:
-        """Set or check the passphrase; emit `unlocked` when it is right."""
-        secret = self.passphrase.text()
-        if self.first_use():
-            if len(secret) < MIN_LENGTH:
-                self._fail(self.tr("The passphrase needs at least {0} characters.").format(MIN_LENGTH))
-                return
-            if secret != self.confirm.text():
-                self._fail(self.tr("The two passphrases differ; type the same one twice."))
-                return
-            self.settings.teacher_hash = hash_secret(secret)
-            self.settings.sync()
-        elif not verify_secret(secret, self.settings.teacher_hash):
+        """Check the passphrase; emit `unlocked` when it is right."""
+        from tutor.store.lock import SecretLock, Throttled
+
+        if self.store is None:
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # scrypt takes about half a second
+        try:
+            right = SecretLock(self.store).check_teacher(self.passphrase.text())
+        except Throttled as exc:
+            self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(math.ceil(exc.retry_after)))
+            return
+        except TutorError as exc:
+            self._fail(describe(exc))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        if not right:
             self._fail(self.tr("That passphrase is not right. Try again."))
             return
         self.passphrase.clear()
-        self.confirm.clear()
         self.error.clear()
-        self.retranslate()
         self.unlocked.emit()
 
     def _fail(self, text: str) -> None:
@@ -145,10 +140,86 @@ class LockPage(QWidget):
         self.passphrase.setFocus()
 
 
+class SetPassphraseDialog(QDialog):
+    """Sets or changes the teacher passphrase: the new one twice, and the current one when changing it."""
+
+    def __init__(self, store: Any, parent: QWidget | None = None) -> None:
+        from tutor.store.lock import PASSPHRASE_MIN_LENGTH, SecretLock
+
+        super().__init__(parent)
+        self.lock = SecretLock(store)
+        self.changing = self.lock.teacher_set()
+        self.setWindowTitle(self.tr("Change the teacher passphrase") if self.changing
+                            else self.tr("Set a teacher passphrase"))
+        self.current, self.new, self.repeat = QLineEdit(self), QLineEdit(self), QLineEdit(self)
+        form = QFormLayout()
+        for field, label, name in (
+            (self.current, self.tr("&Current passphrase:"), self.tr("Current teacher passphrase")),
+            (self.new, self.tr("&New passphrase:"), self.tr("New teacher passphrase")),
+            (self.repeat, self.tr("&Repeat it:"), self.tr("Repeat the new teacher passphrase")),
+        ):
+            field.setEchoMode(QLineEdit.EchoMode.Password)
+            field.setAccessibleName(name)
+            caption = QLabel(label, self)
+            caption.setBuddy(field)
+            form.addRow(caption, field)
+            if field is self.current and not self.changing:
+                caption.hide()
+                field.hide()
+        note = QLabel(self.tr(
+            "At least {0} characters. It guards Teacher review here and `grammar-tutor history` and every export"
+            " on this database. Anyone who can copy the database file can still read it with other tools."
+        ).format(PASSPHRASE_MIN_LENGTH), self)
+        note.setWordWrap(True)
+        self.error = QLabel(self)
+        self.error.setWordWrap(True)
+        set_text_colour(self.error, "#b3261e")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        (self.current if self.changing else self.new).setFocus()
+
+    def accept(self) -> None:
+        """Save the new passphrase when both copies match and the current one is right; else say why."""
+        from tutor.store.lock import PASSPHRASE_MIN_LENGTH, Throttled
+
+        new = self.new.text()
+        if len(new) < PASSPHRASE_MIN_LENGTH:
+            self._fail(self.tr("The passphrase needs at least {0} characters.").format(PASSPHRASE_MIN_LENGTH))
+            return
+        if new != self.repeat.text():
+            self._fail(self.tr("The two passphrases differ; type the same one twice."))
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self.lock.set_teacher(new, current=self.current.text() if self.changing else None)
+        except Throttled as exc:
+            self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(math.ceil(exc.retry_after)))
+            return
+        except TutorError as exc:
+            self._fail(describe(exc))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        super().accept()
+
+    def _fail(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setAccessibleName(text)
+
+
 class Dashboard(QWidget):
     """The unlocked teacher page."""
 
     lock_requested = Signal()
+    passphrase_requested = Signal()
     stats_ready = Signal(object)
     exported = Signal(int, str)  # rows written, path
     failed = Signal(str)
@@ -190,8 +261,15 @@ class Dashboard(QWidget):
         self.export_button = QPushButton(self)
         self.refresh_button = QPushButton(self)
         self.lock_button = QPushButton(self)
+        self.passphrase_button = QPushButton(self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
+        # Shown while no teacher passphrase is set; in the tab bar's corner, so it costs no height.
+        self.open_warning = ElidedLabel(self)
+        self.open_warning.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        set_text_colour(self.open_warning, "#8a4b00")
+        self.tabs.setCornerWidget(self.open_warning, Qt.Corner.TopRightCorner)
+        self.protected = False
 
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
@@ -208,6 +286,7 @@ class Dashboard(QWidget):
         buttons.addWidget(self.status, 1)
         buttons.addWidget(self.refresh_button)
         buttons.addWidget(self.export_button)
+        buttons.addWidget(self.passphrase_button)
         buttons.addWidget(self.lock_button)
         layout = QVBoxLayout(self)
         layout.addWidget(splitter, 1)
@@ -217,6 +296,7 @@ class Dashboard(QWidget):
         self.export_button.clicked.connect(self.export_csv)
         self.refresh_button.clicked.connect(self.refresh)
         self.lock_button.clicked.connect(self.lock_requested)
+        self.passphrase_button.clicked.connect(self.passphrase_requested)
         self._stats: tuple[Any, Any, Any] | None = None
         self.retranslate()
 
@@ -237,10 +317,22 @@ class Dashboard(QWidget):
         self.export_button.setToolTip(self.tr("Save the selected learner's history (or everyone's) as CSV"))
         self.refresh_button.setText(self.tr("Refre&sh"))
         self.lock_button.setText(self.tr("Loc&k"))
+        self.passphrase_button.setText(self.tr("Change &passphrase…") if self.protected
+                                       else self.tr("Set &passphrase…"))
+        self.open_warning.setText(self.tr(
+            "Not protected: no teacher passphrase is set, so anyone using this computer can open this page and"
+            " export every learner's history. Set passphrase… protects it."))
         if self.learners.count():
             self.learners.item(0).setText(self.tr("All learners"))
         if self._stats is not None:
             self._show_stats(self._stats)
+
+    def set_protected(self, protected: bool) -> None:
+        """Show whether a teacher passphrase guards this page (Lock works only then)."""
+        self.protected = protected
+        self.open_warning.setVisible(not protected)
+        self.lock_button.setEnabled(protected)
+        self.retranslate()
 
     def set_store(self, store: Any) -> None:
         """Use this store (None when the database is unavailable) and reload everything."""
@@ -285,6 +377,7 @@ class Dashboard(QWidget):
         learner = self.selected_learner()
         self.history.set_source(self.store, learner, all_learners=learner is None)
         self.export_button.setEnabled(self.store is not None)
+        self.passphrase_button.setEnabled(self.store is not None)
         self.load_stats()
 
     def load_stats(self) -> None:
@@ -409,36 +502,99 @@ class Dashboard(QWidget):
 
 
 class TeacherView(QStackedWidget):
-    """The lock page until the passphrase is given, then the dashboard; Lock returns to the lock page."""
+    """The dashboard behind the teacher passphrase once one is set (open, with a warning, until then).
+
+    Lock, or 10 minutes without a key press or click while it is open, returns to the lock page.
+    """
+
+    IDLE_MS = 10 * 60 * 1000
+    _ACTIVITY = frozenset({QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel})
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.lock_page = LockPage(settings, self)
+        self.settings = settings
+        self.lock_page = LockPage(self)
         self.dashboard = Dashboard(self)
         self.addWidget(self.lock_page)
         self.addWidget(self.dashboard)
         self.store: Any = None
+        self.protected = False  # a teacher passphrase is set in the store
+        self.passphrase_dialog: SetPassphraseDialog | None = None
+        self.idle = QTimer(self)
+        self.idle.setSingleShot(True)
+        self.idle.setInterval(self.IDLE_MS)
+        self.idle.timeout.connect(self.lock)
         self.lock_page.unlocked.connect(self.unlock)
         self.dashboard.lock_requested.connect(self.lock)
+        self.dashboard.passphrase_requested.connect(self.ask_set_passphrase)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)  # any key or click in the app counts as activity
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        """Restart the idle timer on the user's activity while the dashboard is open."""
+        if event.type() in self._ACTIVITY and self.idle.isActive():
+            self.idle.start()
+        return False
 
     def is_unlocked(self) -> bool:
         """Return True while the dashboard is on show."""
         return self.currentWidget() is self.dashboard
 
+    def _read_protection(self) -> bool:
+        from tutor.store.lock import SecretLock
+
+        if self.store is None:
+            return True
+        try:
+            return SecretLock(self.store).teacher_set()
+        except TutorError as exc:
+            self.dashboard.failed.emit(describe(exc))
+            return True  # when in doubt, stay locked
+
     def set_store(self, store: Any) -> None:
-        """Use this store; the dashboard reloads only while unlocked."""
+        """Use this store: locked when it has a passphrase (or is unavailable), open with a warning if not."""
         self.store = store
-        if self.is_unlocked():
-            self.dashboard.set_store(store)
+        self.lock_page.set_store(store)
+        self.protected = self._read_protection()
+        self.dashboard.set_protected(self.protected and store is not None)
+        if self.protected:
+            self.lock()
+        else:
+            self.setCurrentWidget(self.dashboard)
+            self.dashboard.store = store  # loaded when the page is shown (the window refreshes it then)
+            if self.isVisible():
+                self.dashboard.refresh()
 
     def unlock(self) -> None:
-        """Show the dashboard with fresh data."""
+        """Show the dashboard with fresh data; it locks itself again after IDLE_MS without activity."""
         self.setCurrentWidget(self.dashboard)
         self.dashboard.set_store(self.store)
         self.dashboard.learners.setFocus()
+        if self.protected:
+            self.idle.start()
 
     def lock(self) -> None:
-        """Hide every learner's data behind the passphrase again."""
+        """Hide every learner's data behind the passphrase again (nothing to lock until one is set)."""
+        if not self.protected:
+            return
+        self.idle.stop()
         self.dashboard.set_store(None)
         self.setCurrentWidget(self.lock_page)
         self.lock_page.passphrase.setFocus()
+
+    def ask_set_passphrase(self) -> None:
+        """Open the dialog that sets (or changes) the teacher passphrase, asking for it twice."""
+        if self.store is None:
+            return
+        dialog = SetPassphraseDialog(self.store, self)
+        self.passphrase_dialog = dialog
+        dialog.accepted.connect(self._passphrase_set)
+        dialog.open()
+
+    def _passphrase_set(self) -> None:
+        self.protected = True
+        self.dashboard.set_protected(True)
+        self.dashboard.status.setText(self.tr("The teacher passphrase is set. Lock locks this page."))
+        if self.is_unlocked():
+            self.idle.start()

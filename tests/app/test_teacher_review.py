@@ -1,4 +1,4 @@
-"""Teacher review: a passphrase set at first use, every learner, statistics as charts, latency, CSV export."""
+"""Teacher review: a passphrase set deliberately, kept in the store; every learner, statistics, CSV export."""
 
 from __future__ import annotations
 
@@ -6,60 +6,122 @@ import csv
 
 from PySide6.QtCore import Qt
 
-from app.passphrase import verify_secret
+from tutor.store import Store
+from tutor.store.lock import SecretLock
+
+PASSPHRASE = "maestra-2026"
 
 
-def unlock_first_time(qtbot, window, passphrase: str = "maestra-2026") -> None:
-    lock = window.teacher.lock_page
-    window.show_tab(2)
-    assert lock.first_use() and lock.confirm.isVisible()
-    qtbot.keyClicks(lock.passphrase, passphrase)
-    qtbot.keyClicks(lock.confirm, passphrase)
+def open_dashboard(qtbot, window) -> None:
+    """Show Teacher review of a store without a passphrase: open, with statistics loaded."""
     with qtbot.waitSignal(window.teacher.dashboard.stats_ready, timeout=10000):
-        qtbot.keyClick(lock.confirm, Qt.Key.Key_Return)
-
-
-def test_passphrase_is_chosen_at_first_use_and_stored_hashed(qtbot, make_window, settings):
-    window = make_window()
-    lock = window.teacher.lock_page
-    window.show_tab(2)
-    qtbot.keyClicks(lock.passphrase, "abc")
-    lock.button.click()
-    assert "at least" in lock.error.text() and not window.teacher.is_unlocked()
-    lock.passphrase.clear()
-    qtbot.keyClicks(lock.passphrase, "maestra-2026")
-    qtbot.keyClicks(lock.confirm, "maestra-2025")
-    lock.button.click()
-    assert "differ" in lock.error.text() and not window.teacher.is_unlocked()
-    lock.passphrase.clear()
-    lock.confirm.clear()
-    unlock_first_time(qtbot, window)
+        window.show_tab(2)
     assert window.teacher.is_unlocked()
-    stored = settings.teacher_hash
-    assert stored.startswith("scrypt$") and "maestra" not in stored
-    assert verify_secret("maestra-2026", stored)
 
 
-def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window):
+def protect(db_path, passphrase: str = PASSPHRASE) -> None:
+    """Set the teacher passphrase in the store, as `grammar-tutor teacher set-passphrase` does."""
+    with Store.open(db_path) as store:
+        SecretLock(store).set_teacher(passphrase)
+
+
+def test_passphrase_is_set_deliberately_twice_and_kept_in_the_database(qtbot, make_window, db_path, settings):
     window = make_window()
-    unlock_first_time(qtbot, window)
-    window.teacher.dashboard.lock_button.click()
+    open_dashboard(qtbot, window)
+    board = window.teacher.dashboard
+    assert board.open_warning.isVisible() and not board.lock_button.isEnabled()
+    assert not window.teacher.lock_page.isVisible()  # nobody is asked to choose one on first click
+    board.passphrase_button.click()
+    dialog = window.teacher.passphrase_dialog
+    assert dialog is not None and dialog.isVisible() and dialog.current.isHidden()
+    qtbot.keyClicks(dialog.new, "abc")
+    qtbot.keyClicks(dialog.repeat, "abc")
+    dialog.buttons.accepted.emit()
+    assert "at least 8" in dialog.error.text() and dialog.isVisible()
+    dialog.new.clear()
+    dialog.repeat.clear()
+    qtbot.keyClicks(dialog.new, PASSPHRASE)
+    qtbot.keyClicks(dialog.repeat, "maestra-2025")
+    dialog.buttons.accepted.emit()
+    assert "differ" in dialog.error.text() and dialog.isVisible()
+    dialog.repeat.clear()
+    qtbot.keyClicks(dialog.repeat, PASSPHRASE)
+    dialog.buttons.accepted.emit()
+    assert not dialog.isVisible() and not board.open_warning.isVisible() and board.lock_button.isEnabled()
+    with Store.open(db_path) as store:
+        stored = store._conns.get().execute("SELECT hash FROM secrets WHERE subject = 'teacher'").fetchone()[0]
+        assert stored.startswith("scrypt$17$") and PASSPHRASE not in stored
+    settings.sync()
+    assert not [key for key in settings.q.allKeys() if "teacher" in key or "pin" in key]  # not in the config
+
+    board.passphrase_button.click()  # changing it needs the current one
+    dialog = window.teacher.passphrase_dialog
+    assert not dialog.current.isHidden()
+    qtbot.keyClicks(dialog.current, "a wrong one")
+    qtbot.keyClicks(dialog.new, "another-pass")
+    qtbot.keyClicks(dialog.repeat, "another-pass")
+    dialog.buttons.accepted.emit()
+    assert "not right" in dialog.error.text() and dialog.isVisible()
+    dialog.reject()
+
+
+def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window, filled_db):
+    protect(filled_db)
+    window = make_window(db=filled_db)
+    window.show_tab(2)
     lock = window.teacher.lock_page
-    assert not window.teacher.is_unlocked() and not lock.confirm.isVisible()
-    assert window.teacher.dashboard.history.model.rowCount() == 0  # nothing left on show behind the lock
+    assert not window.teacher.is_unlocked()
+    assert window.teacher.dashboard.history.model.rowCount() == 0  # nothing on show behind the lock
     qtbot.keyClicks(lock.passphrase, "wrong guess")
     qtbot.keyClick(lock.passphrase, Qt.Key.Key_Return)
     assert not window.teacher.is_unlocked() and "not right" in lock.error.text()
     lock.passphrase.clear()
-    qtbot.keyClicks(lock.passphrase, "maestra-2026")
+    qtbot.keyClicks(lock.passphrase, PASSPHRASE)
     with qtbot.waitSignal(window.teacher.dashboard.stats_ready, timeout=10000):
         qtbot.keyClick(lock.passphrase, Qt.Key.Key_Return)
     assert window.teacher.is_unlocked()
+    window.teacher.dashboard.lock_button.click()
+    assert not window.teacher.is_unlocked() and window.teacher.dashboard.history.model.rowCount() == 0
+
+
+def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, filled_db):
+    protect(filled_db)
+    window = make_window(db=filled_db)
+    window.show_tab(2)
+    lock = window.teacher.lock_page
+    for _ in range(3):
+        lock.passphrase.setText("wrong guess")
+        lock.submit()
+        assert "not right" in lock.error.text()
+    window.close()
+    again = make_window(db=filled_db)
+    again.show_tab(2)
+    again.teacher.lock_page.passphrase.setText(PASSPHRASE)
+    again.teacher.lock_page.submit()
+    assert "Too many wrong tries" in again.teacher.lock_page.error.text() and not again.teacher.is_unlocked()
+
+
+def test_teacher_review_locks_itself_when_idle(qtbot, make_window, filled_db):
+    protect(filled_db)
+    window = make_window(db=filled_db)
+    teacher = window.teacher
+    assert teacher.IDLE_MS == 10 * 60 * 1000
+    window.show_tab(2)
+    teacher.lock_page.passphrase.setText(PASSPHRASE)
+    with qtbot.waitSignal(teacher.dashboard.stats_ready, timeout=10000):
+        teacher.lock_page.submit()
+    assert teacher.is_unlocked() and teacher.idle.isActive()
+    teacher.idle.setInterval(300)
+    teacher.idle.start()
+    qtbot.keyClick(teacher.dashboard.learners, Qt.Key.Key_Down)  # activity restarts the countdown
+    assert teacher.idle.remainingTime() > 200
+    qtbot.waitUntil(lambda: not teacher.is_unlocked(), timeout=5000)
+    assert teacher.dashboard.history.model.rowCount() == 0
 
 
 def test_dashboard_lists_learners_and_charts_their_mistakes(qtbot, make_window, filled_db):
     window = make_window(db=filled_db)
-    unlock_first_time(qtbot, window)
+    open_dashboard(qtbot, window)
     board = window.teacher.dashboard
     names = [board.learners.item(i).text() for i in range(board.learners.count())]
     assert names == ["All learners", "Ana (5)", "Ben (1)"]
@@ -82,7 +144,7 @@ def test_dashboard_lists_learners_and_charts_their_mistakes(qtbot, make_window, 
 
 def test_csv_export_of_one_learner_and_of_everyone(qtbot, make_window, filled_db, tmp_path, monkeypatch):
     window = make_window(db=filled_db)
-    unlock_first_time(qtbot, window)
+    open_dashboard(qtbot, window)
     board = window.teacher.dashboard
     target = tmp_path / "all.csv"
     monkeypatch.setattr(board, "ask_export_path", lambda: str(target))
@@ -105,6 +167,7 @@ def test_csv_export_of_one_learner_and_of_everyone(qtbot, make_window, filled_db
 
 
 def test_export_while_locked_asks_for_the_passphrase_first(make_window, filled_db, tmp_path, monkeypatch):
+    protect(filled_db)
     window = make_window(db=filled_db)
     asked = []
     monkeypatch.setattr(window.teacher.dashboard, "ask_export_path", lambda: asked.append(1) or "")
@@ -116,19 +179,19 @@ def test_export_while_locked_asks_for_the_passphrase_first(make_window, filled_d
 def test_a_learner_with_a_pin_cannot_be_opened_by_another(qtbot, make_window, filled_db, settings):
     window = make_window(db=filled_db)
     bar = window.learner_bar
-    bar.create("Dora", "2468")
+    bar.create("Dora", "246810")
     assert window.learner == "Dora"
     bar.select("Ana")
     bar.combo.setCurrentIndex(bar.find("Dora"))
     bar.combo.activated.emit(bar.find("Dora"))
     dialog = bar.dialog
     assert dialog is not None and dialog.isVisible()
-    qtbot.keyClicks(dialog.pin, "1111")
+    qtbot.keyClicks(dialog.pin, "111111")
     dialog.buttons.accepted.emit()
     assert window.learner == "Ana" and "not right" in dialog.error.text()
     assert bar.combo.currentText() == "Ana"
     dialog.pin.clear()
-    qtbot.keyClicks(dialog.pin, "2468")
+    qtbot.keyClicks(dialog.pin, "246810")
     dialog.buttons.accepted.emit()
     assert window.learner == "Dora" and not dialog.isVisible()
     bar.create("dora")  # the same name again must not skip the PIN
@@ -137,10 +200,35 @@ def test_a_learner_with_a_pin_cannot_be_opened_by_another(qtbot, make_window, fi
 
 def test_protected_learner_is_not_restored_at_start(make_window, filled_db, settings):
     window = make_window(db=filled_db)
-    window.learner_bar.create("Dora", "2468")
+    window.learner_bar.create("Dora", "246810")
     window.close()
     again = make_window(db=filled_db)
     assert again.learner == ""
     settings.learner = "Ben"
     third = make_window(db=filled_db)
     assert third.learner == "Ben"
+
+
+def test_pins_need_six_characters(make_window, filled_db):
+    window = make_window(db=filled_db)
+    bar = window.learner_bar
+    bar.create("Eve", "2468")
+    assert "at least 6" in window.messages.message("learner") and bar.find("Eve") < 0
+    dialog_window = make_window(db=filled_db)
+    dialog_window.learner_bar.ask_new_learner()
+    dialog = dialog_window.learner_bar.dialog
+    dialog.name.setText("Eve")
+    dialog.pin.setText("12")
+    dialog.accept()
+    assert "at least 6" in dialog.error.text() and dialog.isVisible()
+
+
+def test_names_in_banners_are_text_not_html(make_window, filled_db):
+    window = make_window(db=filled_db)
+    window.learner_bar.create("<b>Bold</b> \u202eEve\u200b")
+    assert window.learner == "<b>Bold</b> Eve"  # bidi override and zero-width space removed
+    window.start_review()  # a banner with the learner's name in it
+    bar = window.messages.bars["review"]
+    assert bar.text.textFormat() == Qt.TextFormat.PlainText and "<b>Bold</b> Eve" in bar.message()
+    window.learner_bar.create("<B>BOLD</B> EVE")  # folded like the store folds it
+    assert "already exists" in window.messages.message("learner")
