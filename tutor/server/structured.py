@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tutor.a13.analysis import analyse
-from tutor.a13.candidates import Answer, answers_for, select_options
 from tutor.a13.prompt import answer_json, render
 from tutor.api import check_sentence
 
@@ -31,7 +30,7 @@ class Constraint:
 
     original: str
     strings: tuple[str, ...]
-    log_priors: tuple[float, ...]
+    log_priors: tuple[float, ...]  # 0.0 each: the judge's scores come from the model (docs/scale.md)
     private: bool  # the strings carry the private `written` field, dropped from the public output
 
     def schema(self) -> dict[str, Any]:
@@ -40,20 +39,26 @@ class Constraint:
 
 
 def constraint(tutor: Tutor, sentence: str) -> Constraint | None:
-    """Return the answer set the tutor's decoder would allow for `sentence`, or None when it abstains."""
+    """Return the answers `Tutor.correct` may give for `sentence` (every judged candidate with a §A13 cell).
+
+    None when the sentence abstains. The judge picks one of these strings; the decoder then writes it
+    under the precompiled a13 FSM intersected with that choice (tutor.api.Tutor._decode_answer).
+    """
+    from tutor.judge.slots import build_slots
+
     original = check_sentence(sentence)
-    st = tutor.settings
     analysis = analyse(original)
     if analysis.abstain:
         return None
-    answers = answers_for(select_options(analysis, use_facts=st.facts), spanish_choice=st.spanish_choice)
-    if not st.priors:
-        answers = [Answer(a.option, a.spanish, 0.0) for a in answers]
-    best: dict[str, float] = {}  # the same string reached by two rules keeps the better prior, as the decoder does
-    for a in answers:
-        text = answer_json(original, a.fields(private=st.private_fields), private=st.private_fields)
-        best[text] = max(best.get(text, a.prior), a.prior)
-    return Constraint(original, tuple(best), tuple(best.values()), st.private_fields)
+    seen: dict[str, None] = {}
+    for slot in build_slots(analysis):
+        for c in slot.candidates:
+            if c.cell is None:
+                continue
+            fields = {"verb": c.cell.verb, "tense": c.cell.tense, "person": c.cell.person,
+                      "correct_form": c.correct_form or c.cell.correct_form, "spanish": c.cell.spanish[0]}
+            seen[answer_json(original, fields, private=False)] = None
+    return Constraint(original, tuple(seen), tuple(0.0 for _ in seen), private=False) if seen else None
 
 
 def constraint_schema(strings: tuple[str, ...] | list[str]) -> dict[str, Any]:
