@@ -1067,4 +1067,347 @@
         <translation>se comprobaba el modelo</translation>
     </message>
 </context>
+<context>
+    <name>FindingCard</name>
+    <message>
+        <location filename="../views/finding_card.py" line="114" />
+        <source>Select an underlined word</source>
+        <translation>Elige una palabra subrayada</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="116" />
+        <source>Click an underlined word in your text, or pick a line in the list, to see why it is marked.</source>
+        <translation>Haz clic en una palabra subrayada de tu texto, o elige una línea de la lista, para ver por qué está marcada.</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="117" />
+        <source>Finding</source>
+        <translation>Hallazgo</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="125" />
+        <source>Change {0} to {1}</source>
+        <translation>Cambia {0} por {1}</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="131" />
+        <source>Did you mean {0}?</source>
+        <translation>¿Querías decir {0}?</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="135" />
+        <source>I am not sure about this one (confidence {0} %). Read the sentence again, and change the word only if you agree; ask your teacher if you are unsure.</source>
+        <translation>No estoy seguro de este (confianza {0} %). Vuelve a leer la frase y cambia la palabra solo si estás de acuerdo; si dudas, pregunta a tu profesor.</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="137" />
+        <source>Verb</source>
+        <translation>Verbo</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="138" />
+        <source>Tense</source>
+        <translation>Tiempo</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="139" />
+        <source>Person</source>
+        <translation>Persona</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="142" />
+        <source>In Spanish: {0}</source>
+        <translation>En español: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="146" />
+        <source>In: {0}</source>
+        <translation>En: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="147" />
+        <source>Confidence: {0} %</source>
+        <translation>Confianza: {0} %</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="151" />
+        <source>Note: {0}</source>
+        <translation>Nota: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/finding_card.py" line="153" />
+        <source>I do not correct this pattern; it is here so you can look at it.</source>
+        <translation>No corrijo esta construcción; la señalo para que la revises.</translation>
+    </message>
+</context>
+<context>
+    <name>FindingsModel</name>
+    <message>
+        <location filename="../views/text_findings.py" line="93" />
+        <source>{0} → {1}</source>
+        <translation>{0} → {1}</translation>
+    </message>
+    <message>
+        <location filename="../views/text_findings.py" line="94" />
+        <source>{0} → {1}?</source>
+        <translation>{0} → ¿{1}?</translation>
+    </message>
+    <message>
+        <location filename="../views/text_findings.py" line="99" />
+        <source>{0}: change it to {1}</source>
+        <translation>{0}: cámbialo por {1}</translation>
+    </message>
+    <message>
+        <location filename="../views/text_findings.py" line="100" />
+        <source>{0}: did you mean {1}? (not sure)</source>
+        <translation>{0}: ¿querías decir {1}? (no estoy seguro)</translation>
+    </message>
+</context>
+<context>
+    <name>TextCheckView</name>
+    <message>
+        <location filename="../views/text_check.py" line="251" />
+        <source>Yo&amp;ur text in English (several sentences):</source>
+        <translation>Tu t&amp;exto en inglés (varias frases):</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="253" />
+        <source>For example: Yesterday my brother goed to the park. He have a new bike.</source>
+        <translation>Por ejemplo: Yesterday my brother goed to the park. He have a new bike.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="254" />
+        <source>Text to check</source>
+        <translation>Texto para revisar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="256" />
+        <source>Type or paste up to {0} characters, then press Ctrl+Enter. Wrong verbs are underlined: red wavy when I am sure, orange dotted when I am not. F8 goes to the next one.</source>
+        <translation>Escribe o pega hasta {0} caracteres y pulsa Ctrl+Intro. Los verbos mal escritos se subrayan: en rojo ondulado si estoy seguro, en naranja punteado si no. F8 va al siguiente.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="258" />
+        <source>Chec&amp;k</source>
+        <translation>&amp;Revisar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="259" />
+        <source>Check every sentence of the text (Ctrl+Enter)</source>
+        <translation>Revisar cada frase del texto (Ctrl+Intro)</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="260" />
+        <source>C&amp;opy corrected text</source>
+        <translation>Copiar el texto &amp;corregido</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="262" />
+        <source>Copy the text with every fix I am sure of to the clipboard (Ctrl+Shift+C); questions stay as you wrote them</source>
+        <translation>Copiar al portapapeles el texto con todas las correcciones de las que estoy seguro (Ctrl+Mayús+C); las preguntas quedan como las escribiste</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="264" />
+        <source>Clea&amp;r</source>
+        <translation>&amp;Borrar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="265" />
+        <source>&amp;Apply</source>
+        <translation>Apl&amp;icar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="266" />
+        <source>Replace the selected word by its correction (Ctrl+.)</source>
+        <translation>Sustituir la palabra elegida por su corrección (Ctrl+.)</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="267" />
+        <location filename="../views/text_check.py" line="277" />
+        <source>Apply all</source>
+        <translation>Aplicar to&amp;do</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="269" />
+        <source>Replace every word I am sure of (Ctrl+Shift+.); questions wait for you to decide</source>
+        <translation>Sustituir todas las palabras de las que estoy seguro (Ctrl+Mayús+.); las preguntas esperan a que decidas</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="270" />
+        <source>F&amp;indings (F8 / Shift+F8):</source>
+        <translation>Hallaz&amp;gos (F8 / Mayús+F8):</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="271" />
+        <source>Findings</source>
+        <translation>Hallazgos</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="272" />
+        <source>Notes (not &amp;corrected):</source>
+        <translation>Notas (&amp;sin corregir):</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="273" />
+        <source>Notes</source>
+        <translation>Notas</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="274" />
+        <source>Checking progress</source>
+        <translation>Progreso de la revisión</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="275" />
+        <source>Verdict</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="276" />
+        <source>Apply</source>
+        <translation>Aplicar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="278" />
+        <source>Copy corrected text</source>
+        <translation>Copiar el texto corregido</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="279" />
+        <source>Next finding</source>
+        <translation>Hallazgo siguiente</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="280" />
+        <source>Previous finding</source>
+        <translation>Hallazgo anterior</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="283" />
+        <location filename="../views/text_check.py" line="285" />
+        <source>Te&amp;xt</source>
+        <translation>Te&amp;xto</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="303" />
+        <source>Type or paste a text first, for example an email to a friend.</source>
+        <translation>Primero escribe o pega un texto, por ejemplo un correo a un amigo.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="310" />
+        <source>The model is still loading; you can check your text in a moment.</source>
+        <translation>El modelo aún se está cargando; podrás revisar tu texto en un momento.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="322" />
+        <source>Splitting the text into sentences…</source>
+        <translation>Dividiendo el texto en frases…</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="345" />
+        <source>Checking sentence {0} of {1}…</source>
+        <translation>Revisando la frase {0} de {1}…</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="347" />
+        <source>Checked {0} of {1} sentences</source>
+        <translation>Revisadas {0} de {1} frases</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="358" />
+        <source>The findings are shown but were not saved: {0}</source>
+        <translation>Los hallazgos se muestran, pero no se guardaron: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="363" />
+        <source>The text changed while I was checking it; press Ctrl+Enter to check it again.</source>
+        <translation>El texto cambió mientras lo revisaba; pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="368" />
+        <source>Choose or create a learner to keep these findings in your history.</source>
+        <translation>Elige o crea un alumno para guardar estos hallazgos en tu historial.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="377" />
+        <source>checking your text</source>
+        <translation>se revisaba tu texto</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="382" />
+        <source>Try again</source>
+        <translation>Reintentar</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="397" />
+        <source>Nothing to fix among the verbs I can check. Read the notes, if any.</source>
+        <translation>Nada que corregir entre los verbos que sé revisar. Lee las notas, si las hay.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="471" />
+        <source>The text changed, so the underlines were cleared. Press Ctrl+Enter to check it again.</source>
+        <translation>El texto cambió, así que quité los subrayados. Pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="489" />
+        <source>I found no form of the 20 verbs I can check in this text, so I cannot say whether its verbs are right.</source>
+        <translation>No encontré en este texto ninguna forma de los 20 verbos que sé revisar, así que no puedo decir si sus verbos están bien.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="492" />
+        <source>No errors in the 1 verb I can check ({0}).</source>
+        <translation>No hay errores en el único verbo que sé revisar ({0}).</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="494" />
+        <source>No errors in the {0} verbs I can check ({1}).</source>
+        <translation>No hay errores en los {0} verbos que sé revisar ({1}).</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="496" />
+        <source>Verbs I checked: {0} ({1}).</source>
+        <translation>Verbos revisados: {0} ({1}).</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="498" />
+        <source>To fix: {0}.</source>
+        <translation>Para corregir: {0}.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="500" />
+        <source>Not sure, please look: {0}.</source>
+        <translation>Dudosos, revísalos: {0}.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="502" />
+        <location filename="../views/text_check.py" line="572" />
+        <location filename="../views/text_check.py" line="583" />
+        <source>Every finding is applied. Press Ctrl+Enter to check the text again.</source>
+        <translation>Todos los hallazgos están aplicados. Pulsa Ctrl+Intro para revisar el texto de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="504" />
+        <source>Notes on what I do not correct: {0} (listed below).</source>
+        <translation>Notas sobre lo que no corrijo: {0} (en la lista de abajo).</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="619" />
+        <source>The corrected text is on the clipboard.</source>
+        <translation>El texto corregido está en el portapapeles.</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="647" />
+        <source>{0} / {1}</source>
+        <translation>{0} / {1}</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="648" />
+        <source>{0} of {1} characters used</source>
+        <translation>{0} de {1} caracteres usados</translation>
+    </message>
+    <message>
+        <location filename="../views/text_check.py" line="652" />
+        <source>The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or check it in parts.</source>
+        <translation>El texto tiene {0} caracteres; reviso hasta {1} cada vez. No se ha cortado nada: acórtalo o revísalo por partes.</translation>
+    </message>
+</context>
 </TS>

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QLocale, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,6 +47,11 @@ from tutor.errors import InputError, StoreError
 from tutor.text.check import CheckResult, Finding, replacement_text
 
 SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#fbe3e0", "#fdefd5", "#e3ecfb"
+
+
+def number(n: int) -> str:
+    """Return `n` written the UI language's way (2,000 in English, 2000 in Spanish)."""
+    return QLocale().toString(n)
 
 
 class TextEdit(QPlainTextEdit):
@@ -95,6 +100,7 @@ class TextCheckView(QWidget):
         self.show_action: QAction | None = None  # View → Text (Ctrl+4), set by install()
 
         self.prompt = QLabel(self)
+        self.prompt.setWordWrap(True)
         self.editor = TextEdit(self)
         self.prompt.setBuddy(self.editor)
         self.counter = QLabel(self)
@@ -174,19 +180,23 @@ class TextCheckView(QWidget):
         left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.findings_label)
         left.addWidget(self.findings_view, 2)
-        apply_row = QHBoxLayout()
-        apply_row.addWidget(self.apply_button)
-        apply_row.addWidget(self.apply_all_button)
-        apply_row.addStretch(1)
-        left.addLayout(apply_row)
         left.addWidget(self.notes_label)
         left.addWidget(self.notes_view, 1)
         for view in (self.findings_view, self.notes_view):
-            view.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 8)
+            view.setMinimumHeight(self.fontMetrics().lineSpacing() + 14)  # one row: the page fits 800×600
         self.below = QSplitter(Qt.Orientation.Horizontal, self)
         self.below.setChildrenCollapsible(False)
+        card_side = QWidget(self)
+        right = QVBoxLayout(card_side)
+        right.setContentsMargins(0, 0, 0, 0)
+        right.addWidget(self.scroll, 1)
+        apply_row = QHBoxLayout()
+        apply_row.addStretch(1)
+        apply_row.addWidget(self.apply_button)
+        apply_row.addWidget(self.apply_all_button)
+        right.addLayout(apply_row)
         self.below.addWidget(lists)
-        self.below.addWidget(self.scroll)
+        self.below.addWidget(card_side)
         self.below.setStretchFactor(0, 2)
         self.below.setStretchFactor(1, 3)
 
@@ -210,10 +220,10 @@ class TextCheckView(QWidget):
         self.setTabOrder(self.check_button, self.copy_button)
         self.setTabOrder(self.copy_button, self.clear_button)
         self.setTabOrder(self.clear_button, self.findings_view)
-        self.setTabOrder(self.findings_view, self.apply_button)
-        self.setTabOrder(self.apply_button, self.apply_all_button)
-        self.setTabOrder(self.apply_all_button, self.notes_view)
+        self.setTabOrder(self.findings_view, self.notes_view)
         self.setTabOrder(self.notes_view, self.card)
+        self.setTabOrder(self.card, self.apply_button)
+        self.setTabOrder(self.apply_button, self.apply_all_button)
 
     def _make_actions(self) -> None:
         def action(keys: str, slot) -> QAction:
@@ -238,28 +248,28 @@ class TextCheckView(QWidget):
 
     def retranslate(self) -> None:
         """Set every fixed text in the current language, and redraw the verdict and the lists in it."""
-        self.prompt.setText(self.tr("Your &text in English (paragraphs, emails, several sentences):"))
+        self.prompt.setText(self.tr("Yo&ur text in English (several sentences):"))
         self.editor.setPlaceholderText(self.tr(
             "For example: Yesterday my brother goed to the park. He have a new bike."))
         self.editor.setAccessibleName(self.tr("Text to check"))
         self.editor.setAccessibleDescription(self.tr(
             "Type or paste up to {0} characters, then press Ctrl+Enter. Wrong verbs are underlined: red wavy when"
-            " I am sure, orange dotted when I am not. F8 goes to the next one.").format(f"{MAX_TEXT_CHARS:,}"))
-        self.check_button.setText(self.tr("C&heck"))
+            " I am sure, orange dotted when I am not. F8 goes to the next one.").format(number(MAX_TEXT_CHARS)))
+        self.check_button.setText(self.tr("Chec&k"))
         self.check_button.setToolTip(self.tr("Check every sentence of the text (Ctrl+Enter)"))
-        self.copy_button.setText(self.tr("Cop&y corrected text"))
+        self.copy_button.setText(self.tr("C&opy corrected text"))
         self.copy_button.setToolTip(self.tr(
             "Copy the text with every fix I am sure of to the clipboard (Ctrl+Shift+C); questions stay as you wrote"
             " them"))
-        self.clear_button.setText(self.tr("Cle&ar"))
-        self.apply_button.setText(self.tr("A&pply"))
+        self.clear_button.setText(self.tr("Clea&r"))
+        self.apply_button.setText(self.tr("&Apply"))
         self.apply_button.setToolTip(self.tr("Replace the selected word by its correction (Ctrl+.)"))
-        self.apply_all_button.setText(self.tr("Apply a&ll"))
+        self.apply_all_button.setText(self.tr("Apply all"))
         self.apply_all_button.setToolTip(self.tr(
             "Replace every word I am sure of (Ctrl+Shift+.); questions wait for you to decide"))
-        self.findings_label.setText(self.tr("&Findings (F8 / Shift+F8):"))
+        self.findings_label.setText(self.tr("F&indings (F8 / Shift+F8):"))
         self.findings_view.setAccessibleName(self.tr("Findings"))
-        self.notes_label.setText(self.tr("&Notes (not corrected):"))
+        self.notes_label.setText(self.tr("Notes (not &corrected):"))
         self.notes_view.setAccessibleName(self.tr("Notes"))
         self.progress.setAccessibleName(self.tr("Checking progress"))
         self.verdict.setAccessibleName(self.tr("Verdict"))
@@ -272,7 +282,7 @@ class TextCheckView(QWidget):
         if tabs is not None and tabs.indexOf(self) >= 0:
             tabs.setTabText(tabs.indexOf(self), self.tr("Te&xt"))
         if self.show_action is not None:
-            self.show_action.setText(self.tr("&Text"))
+            self.show_action.setText(self.tr("Te&xt"))
         self.findings_model.retranslate()
         self.notes_model.set_spanish(ui_is_spanish())
         self._on_text_changed(counter_only=True)
@@ -489,7 +499,7 @@ class TextCheckView(QWidget):
                 if asked:
                     parts.append(self.tr("Not sure, please look: {0}.").format(asked))
             else:
-                parts.append(self.tr("Every finding is applied; press Ctrl+Enter to check the text again."))
+                parts.append(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
         if result.notes:
             parts.append(self.tr("Notes on what I do not correct: {0} (listed below).").format(len(result.notes)))
         return " ".join(parts)
@@ -634,13 +644,13 @@ class TextCheckView(QWidget):
     def _on_text_changed(self, counter_only: bool = False) -> None:
         text = self.editor.toPlainText()
         count = len(text)
-        self.counter.setText(self.tr("{0} / {1}").format(f"{count:,}", f"{MAX_TEXT_CHARS:,}"))
+        self.counter.setText(self.tr("{0} / {1}").format(number(count), number(MAX_TEXT_CHARS)))
         self.counter.setAccessibleName(self.tr("{0} of {1} characters used").format(count, MAX_TEXT_CHARS))
         set_text_colour(self.counter, RED if count > MAX_TEXT_CHARS else "#4a4a4a")
         if count > MAX_TEXT_CHARS:
             self.show_hint(self.tr(
                 "The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or"
-                " check it in parts.").format(f"{count:,}", f"{MAX_TEXT_CHARS:,}"), "too_long")
+                " check it in parts.").format(number(count), number(MAX_TEXT_CHARS)), "too_long")
         elif self.hint_kind == "too_long" or (count and self.hint_kind == "empty"):
             self.hide_hint()
         if not counter_only and not self._editing and self.result is not None:
