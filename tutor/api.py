@@ -172,7 +172,10 @@ class Tutor:
         original = check_sentence(sentence)
         st = self.settings
         analysis = analyse(original)
-        if analysis.abstain:
+        judged = None
+        if not analysis.abstain and st.table and st.facts:
+            judged = self.judge(original, analysis)
+        if analysis.abstain or (judged is not None and judged.answer() is None):
             validate_output(abstention(original))
             en, es = explain(None)
             return CorrectionResult(
@@ -185,7 +188,6 @@ class Tutor:
             return self._correct_with_schema(original, analysis, on_token, t0)
         if not st.facts:
             return self._correct_by_decoding(original, analysis, on_token, t0)
-        judged = self.judge(original, analysis)
         answer, confidence = judged.answer()
         gen = self._decode_answer(original, answer, on_token)
         output = json.loads(gen.text)
@@ -271,9 +273,9 @@ class Tutor:
     def judge_prefix(self) -> list[int]:
         """Return the tokens the judge puts before each sentence it scores (BOS + data/judge/prompt.json)."""
         if getattr(self, "_judge_prefix", None) is None:
-            from tutor.resources import data_path
+            from tutor.judge.judge import judge_config
 
-            text = json.loads(data_path("judge", "prompt.json").read_text(encoding="utf-8"))["prefix"]
+            text = judge_config()["prefix"]
             self._judge_prefix = self.llm.tokenize(text.encode("utf-8"), bos=True)
         return self._judge_prefix
 

@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from app.labels import person_label, tense_label
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
+from tutor.api import not_sure_threshold
 from tutor.result import CorrectionResult
 from tutor.scope import load_scope
 
-NOT_SURE_BELOW = 0.5
+NOT_SURE_BELOW = not_sure_threshold()  # from the judge's calibration (data/judge/weights.json)
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
 
@@ -202,7 +203,8 @@ class ResultCard(Panel):
         elif result.is_correct:
             self.kind = "correct"
             self._title(self.tr("Correct!"), GREEN)
-            self._show(self.note, self.tr("The verb is right. Well done!"))
+            self._show(self.note, self.tr("The verb I can check here, “{0}”, is right.").format(
+                escape(str(output.get("correct_form", "")))))
         else:
             self.kind = "error"
             self._title(self.tr("Let's fix the verb"), RED)

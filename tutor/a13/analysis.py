@@ -453,23 +453,18 @@ def _as_misspelling(o: Option, w: Word, written: str) -> Option:
 
 
 def _is_noun_after_determiner(i: int, s: _Sentence) -> bool:
-    """Return True for a noun-like verb form after a determiner and at most two modifiers ('a new watch')."""
+    """Return True for a noun-like verb form right after a determiner, or after a determiner and a
+    common adjective ('the talk', 'a new watch', 'a good start'); 'my friend Carlos start' is a verb."""
     lists = s.lists
     if s.norm(i) not in lists["noun_like_verbs"]:
         return False
     j = i - 1
-    steps = 0
-    while j >= 0 and steps < 3:
-        n = s.norm(j)
-        if n in lists["determiners"] and n not in ("this", "that", "these", "those", "her"):
-            return True
-        if n == "her":  # 'her work' is a noun, 'made her work' a bare infinitive
-            return s.norm(j - 1) not in lists["causative_triggers"]
-        if not s.is_nominal(j) or n in lists["object_pronouns"]:
-            return False
+    if s.norm(j) in lists["common_adjectives"]:
         j -= 1
-        steps += 1
-    return False
+    n = s.norm(j)
+    if n == "her":  # 'her work' is a noun, 'made her work' a bare infinitive
+        return s.norm(j - 1) not in lists["causative_triggers"]
+    return n in lists["determiners"] and n not in ("this", "that", "these", "those")
 
 
 def _ing_options(i: int, w: Word, readings, s: _Sentence, scope) -> list[Option]:

@@ -13,6 +13,7 @@ _TARGETS = {
     "decoder": "tutor.decoding.bench",
     "serve": "tutor.server.loadtest",
     "buffers": "tutor.decoding.bench_native",
+    "judge": "tutor.judge.bench",
 }
 
 

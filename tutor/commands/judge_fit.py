@@ -82,6 +82,27 @@ def cases_for(tutor, items: list[dict], source: str):
     return cases, misses
 
 
+def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) -> float:
+    """Return the lowest confidence t (a grid of 0.05) such that, on the training slots, every
+    confidence band from t up is right at least `target` of the time (the reliability table)."""
+    import numpy as np
+
+    pairs = []
+    for c in cases:
+        s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in c.feats])
+        p = np.exp(s - s.max())
+        p /= p.sum()
+        pairs.append((float(p.max()), int(np.argmax(p)) == c.gold))
+    edges = [round(0.5 + 0.05 * k, 2) for k in range(11)]
+    best = 1.0
+    for lo in reversed(edges[:-1]):
+        band = [ok for conf, ok in pairs if lo <= conf < round(lo + 0.05, 2) or (lo == 0.95 and conf >= 0.95)]
+        if band and sum(band) / len(band) < target:
+            break
+        best = lo
+    return best
+
+
 def run(args: argparse.Namespace) -> int:
     """Fit and report; write the weights unless --dry-run."""
     from tutor.api import Tutor
@@ -115,8 +136,11 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(json.dumps(fitted, indent=1))
         return 0
+    threshold = not_sure_threshold(train, fitted["with_model"])
+    print(f"not sure below {threshold:.2f} (the lowest confidence from which slots are right ≥ 80 % of the time)")
     out = Path(args.out)
     data = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
+    data["not_sure_below"] = threshold
     data["_comment"] = ("Weights of the judge (tutor/judge/judge.py), fitted by `grammar-tutor judge-fit"
                         " [--model NAME]` on the sets under 'fitted_on'; never edit by hand.")
     data.setdefault("default_model", "smollm2-135m")

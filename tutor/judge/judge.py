@@ -83,23 +83,66 @@ class SlotVerdict:
         return next(p for c, p in self.ranked if not c.change)
 
 
-def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot]) -> dict[int, dict[str, float]]:
+def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot],
+                right_words: int | None = None) -> dict[int, dict[str, float]]:
     """Score every change candidate of every slot against the sentence as written, in one pass.
 
-    Returns id(candidate) -> {"lm": Δ log-prob, "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
+    Each slot is scored on the sentence up to `right_words` words after it (the whole sentence when
+    None): the model reads the left context and a window of right context, and the sentence as
+    written is scored on the same window. Returns id(candidate) -> {"lm": Δ log-prob,
+    "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
     """
-    changes = [c for s in slots for c in s.candidates if c.change]
-    if not changes:
+    if right_words is None:
+        right_words = judge_config()["right_words"]
+    texts: list[str] = []
+    plan: list[tuple[int, list[Candidate]]] = []
+    for slot in slots:
+        changes = [c for c in slot.candidates if c.change]
+        if not changes:
+            continue
+        cut = _window_end(sentence, max(c.end for c in slot.candidates), right_words)
+        window = sentence[:cut]
+        base = len(texts)
+        texts.append(window)
+        texts.extend(c.apply(window) for c in changes)
+        plan.append((base, changes))
+    if not texts:
         return {}
-    texts = [sentence] + [c.apply(sentence) for c in changes]
-    variants = [model.tokenize((" " + t).encode("utf-8")) for t in texts]
+    variants = [model.tokenize(t.encode("utf-8")) for t in texts]
     lps = model.token_logprobs(prefix_tokens, variants)
-    base = float(lps[0].sum())
     out = {}
-    for c, lp, toks in zip(changes, lps[1:], variants[1:], strict=True):
-        delta = float(lp.sum()) - base
-        out[id(c)] = {"lm": delta, "lm_gain": max(delta, 0.0), "lm_tokens": float(len(toks) - len(variants[0]))}
+    for base, changes in plan:
+        ref = float(lps[base].sum())
+        for k, c in enumerate(changes, start=1):
+            delta = float(lps[base + k].sum()) - ref
+            out[id(c)] = {"lm": delta, "lm_gain": max(delta, 0.0),
+                          "lm_tokens": float(len(variants[base + k]) - len(variants[base]))}
     return out
+
+
+def _window_end(sentence: str, end: int, words: int) -> int:
+    """Return the index `words` words after `end` (or the sentence's end)."""
+    if words <= 0:
+        return len(sentence)
+    pos, seen = end, 0
+    while pos < len(sentence):
+        while pos < len(sentence) and sentence[pos].isspace():
+            pos += 1
+        if pos >= len(sentence):
+            break
+        while pos < len(sentence) and not sentence[pos].isspace():
+            pos += 1
+        seen += 1
+        if seen >= words:
+            break
+    return pos
+
+
+@cache
+def judge_config() -> dict[str, Any]:
+    """Return data/judge/prompt.json: the prefix the model reads first, and the right-context window."""
+    raw = json.loads(data_path("judge", "prompt.json").read_text(encoding="utf-8"))
+    return {"prefix": raw["prefix"], "right_words": int(raw.get("right_words", 0))}
 
 
 def judge_slots(slots: list[Slot], weights: Weights, lm: dict[int, dict[str, float]] | None) -> list[SlotVerdict]:

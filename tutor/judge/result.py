@@ -23,12 +23,13 @@ class Judged:
         out = [(v.best, v.probability) for v in self.verdicts if v.best.change and v.best.cell is not None]
         return sorted(out, key=lambda x: x[0].start)
 
-    def answer(self) -> tuple[Candidate, float]:
+    def answer(self) -> tuple[Candidate, float] | None:
         """Return the one §A13 answer for the sentence and its probability.
 
         The most probable change when any slot's best reading is a change; otherwise the verb as
         written (the first slot whose written form fills a cell), with the probability that every
-        slot is right as written. With no such slot, the most probable change of all.
+        slot is right as written. With no such slot, the most probable change of all; None when the
+        sentence has no slot with a cell (the tutor abstains).
         """
         found = self.findings()
         if found:
@@ -42,5 +43,5 @@ class Judged:
                 return no_change, keep_all
         changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None]
         if not changes:
-            raise ValueError("no slot of the sentence has a §A13 cell")
+            return None  # only verbs §A13 does not label here (plural subjects): abstain
         return max(changes, key=lambda x: x[1])

@@ -1,0 +1,124 @@
+"""`grammar-tutor bench judge`: latency of the judged pipeline, and what composing the masks costs.
+
+- per sentence: `Tutor.correct` wall time over a labelled set (default tests/data/real_test.jsonl),
+  p50 / p95, with the model and with `--no-model`, in one run;
+- per text: `Tutor.check` wall time over tests/data/texts.jsonl, p50 / p95 and the 2,000-character
+  worst case;
+- composition: on the same sentences, the model chooses among all of a slot's candidates by
+  decoding (the narrowing is every candidate's JSON, with the judge's log-probabilities as priors);
+  the mask step is timed per sampled token with the narrowing alone and with the precompiled a13
+  FSM intersected, on the same forward passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the benchmark's options."""
+    parser.add_argument("--model", help="catalogue name or .gguf path (default: the bundled model)")
+    parser.add_argument("--sentences", default=str(ROOT / "tests" / "data" / "real_test.jsonl"))
+    parser.add_argument("--texts", default=str(ROOT / "tests" / "data" / "texts.jsonl"))
+    parser.add_argument("--n", type=int, default=120, help="sentences to time (default 120)")
+    parser.add_argument("--n-texts", type=int, default=40, help="texts to time (default 40)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
+
+
+def _read(path: str) -> list[dict]:
+    p = Path(path)
+    return [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines() if x.strip()] if p.is_file() else []
+
+
+def _composition(tutor, sentences: list[str]) -> dict[str, float]:
+    """Time the mask per sampled token: narrowing alone vs a13 FSM ∩ narrowing, same forward passes."""
+    from tutor.a13.prompt import answer_json, render
+    from tutor.decoding.choices import ChoiceMatcher
+    from tutor.decoding.compose import IntersectionMatcher
+    from tutor.engine.dfa_matcher import DFAMatcher
+
+    alone, composed, forward = [], [], []
+    for sentence in sentences:
+        judged = tutor.judge(sentence)
+        for v in judged.verdicts:
+            cands = [(c, p) for c, p in v.ranked if c.cell is not None]
+            if len(cands) < 2:
+                continue
+            strings, priors = [], []
+            for c, p in cands:
+                cell = c.cell
+                fields = {"verb": cell.verb, "tense": cell.tense, "person": cell.person,
+                          "correct_form": c.correct_form or cell.correct_form, "spanish": cell.spanish[0]}
+                strings.append(answer_json(sentence, fields, private=False).encode("utf-8"))
+                priors.append(math.log(max(p, 1e-9)))
+            prefix, request = render(sentence, tutor.model.prompt_format, private=False)
+            tokens = tutor.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
+            for use_fsm, sink in ((False, alone), (True, composed)):
+                inner = ChoiceMatcher(strings, tutor.piece_index, priors)
+                matcher = IntersectionMatcher(DFAMatcher(tutor.schema_grammar()), inner) if use_fsm else inner
+                gen = tutor.decoder.generate(tokens, matcher, max_tokens=max(len(s) for s in strings) + 16)
+                sink.extend(ns / 1000 for ns in gen.mask_ns)
+                if use_fsm and gen.n_sampled:
+                    forward.append(gen.forward_ms * 1000 / gen.n_sampled)
+    return {"tokens": len(composed), "mask_alone_p50_us": _pct(alone, 50), "mask_alone_p99_us": _pct(alone, 99),
+            "mask_composed_p50_us": _pct(composed, 50), "mask_composed_p99_us": _pct(composed, 99),
+            "forward_per_token_p50_us": _pct(forward, 50)}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Time the pipeline and print the figures."""
+    from tutor.api import Tutor
+
+    tutor = Tutor.load(args.model)
+    items = _read(args.sentences)[: args.n]
+    sentences = [it.get("original") or it.get("text") for it in items]
+    report: dict = {"model": tutor.model.name, "sentences": len(sentences)}
+    for label, t in (("default", tutor), ("no_model", tutor.with_settings(use_model=False))):
+        times = []
+        for s in sentences:
+            t0 = time.perf_counter()
+            t.correct(s)
+            times.append(time.perf_counter() - t0)
+        report[f"sentence_{label}_p50_s"] = _pct(times, 50)
+        report[f"sentence_{label}_p95_s"] = _pct(times, 95)
+    texts = [it["text"] for it in _read(args.texts)[: args.n_texts]]
+    times, longest = [], (0, 0.0)
+    for text in texts:
+        t0 = time.perf_counter()
+        tutor.check(text)
+        dt = time.perf_counter() - t0
+        times.append(dt)
+        if len(text) > longest[0]:
+            longest = (len(text), dt)
+    report.update(texts=len(texts), text_p50_s=_pct(times, 50), text_p95_s=_pct(times, 95),
+                  longest_text_chars=longest[0], longest_text_s=longest[1])
+    report["composition"] = _composition(tutor, sentences[:30])
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"model {report['model']}; {report['sentences']} sentences, {report['texts']} texts")
+    print("| measure | p50 | p95 |\n| --- | --- | --- |")
+    print(f"| Tutor.correct, default (s) | {report['sentence_default_p50_s']:.3f} | "
+          f"{report['sentence_default_p95_s']:.3f} |")
+    print(f"| Tutor.correct, --no-model (s) | {report['sentence_no_model_p50_s']:.3f} | "
+          f"{report['sentence_no_model_p95_s']:.3f} |")
+    print(f"| Tutor.check per text (s) | {report['text_p50_s']:.3f} | {report['text_p95_s']:.3f} |")
+    print(f"longest text: {report['longest_text_chars']} characters in {report['longest_text_s']:.2f} s")
+    c = report["composition"]
+    print(f"mask per sampled token over {c['tokens']} tokens: narrowing alone p50 {c['mask_alone_p50_us']:.1f} µs"
+          f" (p99 {c['mask_alone_p99_us']:.1f}); a13 FSM ∩ narrowing p50 {c['mask_composed_p50_us']:.1f} µs"
+          f" (p99 {c['mask_composed_p99_us']:.1f}); forward pass per token p50 {c['forward_per_token_p50_us']:.0f} µs")
+    return 0
