@@ -7,6 +7,7 @@ text; the editor's cursor counts UTF-16 units, so every hand-over goes through `
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QLocale, QModelIndex, Qt, Signal
@@ -46,12 +47,18 @@ from tutor.api import MAX_TEXT_CHARS
 from tutor.errors import InputError, StoreError
 from tutor.text.check import CheckResult, Finding, replacement_text
 
-SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#fbe3e0", "#fdefd5", "#e3ecfb"
+SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#f7d4cf", "#fce3b8", "#dce6fa"
 
 
 def number(n: int) -> str:
-    """Return `n` written the UI language's way (2,000 in English, 2000 in Spanish)."""
-    return QLocale().toString(n)
+    """Return `n` written the UI language's way (2,000 in English, 2000 and 12.000 in Spanish)."""
+    return QLocale(QLocale.Language.Spanish).toString(n) if ui_is_spanish() else f"{n:,}"
+
+
+def forms_list(forms: list[str]) -> str:
+    """Return the checked forms in reading order, each once, with a count when it repeats ("was ×2, like")."""
+    counts = Counter(forms)
+    return ", ".join(w if counts[w] == 1 else f"{w} ×{counts[w]}" for w in dict.fromkeys(forms))
 
 
 class TextEdit(QPlainTextEdit):
@@ -179,7 +186,7 @@ class TextCheckView(QWidget):
         left = QVBoxLayout(lists)
         left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.findings_label)
-        left.addWidget(self.findings_view, 2)
+        left.addWidget(self.findings_view, 1)
         left.addWidget(self.notes_label)
         left.addWidget(self.notes_view, 1)
         for view in (self.findings_view, self.notes_view):
@@ -480,7 +487,7 @@ class TextCheckView(QWidget):
         """Return the verdict for `result` in the UI language, counting the findings still open."""
         noted = [(n.start, n.end) for n in result.notes]
         checked = [c for c in result.checked if not any(a < c.end and c.start < b for a, b in noted)]
-        words = ", ".join(dict.fromkeys(c.written for c in checked))
+        words = forms_list([c.written for c in checked])
         sure = sum(f.sure for f in self.findings)
         asked = len(self.findings) - sure
         parts = []

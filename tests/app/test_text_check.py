@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QListView, QPlainTextEdit, QWidget
 
 from app.translation import install_language
+from app.views.text_check import forms_list
 from app.views.text_findings import apply_findings, python_index, shift_after, utf16_position
 from tutor.store import Store
 from tutor.text.check import Checked, CheckResult, Finding
@@ -333,3 +334,8 @@ def test_shift_after_moves_later_spans_and_drops_overlapping_ones():
         Finding(**{**goed.__dict__, "start": goed.start - 1, "end": goed.end - 1})]
     assert apply_findings(text, [have, goed]) == "She has a cat. He went home."
     assert apply_findings("She had a cat.", [have]) == "She had a cat."  # a span that changed is left alone
+
+
+def test_the_checked_forms_are_listed_once_each_with_their_count():
+    assert forms_list(["came", "was", "was", "come"]) == "came, was ×2, come"
+    assert forms_list([]) == ""
