@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from tutor.cli import main
 from tutor.result import CorrectionResult, Timings
 from tutor.store import Store
-from tutor.store.lock import SecretLock, delay_after
+from tutor.store.lock import SecretLock, Throttled, delay_after
 
 REPO = Path(__file__).resolve().parents[3]
 CLI = [sys.executable, "-m", "tutor.cli"]
@@ -114,9 +115,16 @@ def test_wrong_attempts_are_throttled_across_processes(db: Path) -> None:
     with Store.open(db) as store:
         lock = SecretLock(store)
         lock.set_teacher(PASSPHRASE)
-        for _ in range(6):  # the 6th wrong try starts an 8 s wait: longer than starting a process
+        for _ in range(3):
             assert not lock.check_teacher("nope nope")
-    assert delay_after(3) == 1.0 and delay_after(6) == 8.0 and delay_after(30) == 900.0
+        with pytest.raises(Throttled):  # the 3rd wrong try started a 1 s wait
+            lock.check_teacher(PASSPHRASE)
+        # Later wrong tries wait longer (2, 4 … 900 s); stand in for a few more so that the wait
+        # outlasts starting a process, then check it holds in another process.
+        with store._conns.write("test") as conn:
+            conn.execute("UPDATE secrets SET failures = 9, next_try = ? WHERE subject = 'teacher'",
+                         [time.time() + delay_after(9)])
+    assert delay_after(3) == 1.0 and delay_after(9) == 64.0 and delay_after(30) == 900.0
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run([*CLI, "history", "--db", str(db), "--passphrase-stdin"], input=PASSPHRASE + "\n",
                           capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
