@@ -120,3 +120,18 @@ def test_compile_stops_hostile_grammars_with_exit_2(tmp_path: Path, what: str) -
 def test_compile_names_a_missing_file(tmp_path: Path) -> None:
     done = run(["compile", "--schema", str(tmp_path / "nope.json")])
     assert done.returncode == 2 and b"does not exist" in done.stderr
+
+
+def test_jsonl_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    stream = b'"He goed home."\n' * 200
+    env = {**os.environ, "GRAMMAR_TUTOR_DB": str(tmp_path / "x.db")}
+    proc = subprocess.Popen([*CLI, "correct", "--jsonl", "--no-save"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=REPO, env=env)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write(stream)
+    proc.stdin.close()
+    assert json.loads(proc.stdout.readline())["output"]["correct_form"] == "went"  # `| head -1`
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8")
+    assert proc.wait(timeout=600) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err
