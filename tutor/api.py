@@ -233,7 +233,8 @@ class Tutor:
             analysis = analyse(sentence)
             if analysis.abstain:
                 continue
-            judged = self.judge(sentence, analysis)
+            context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
+            judged = self.judge(sentence, analysis, context=context)
             for v in judged.verdicts:
                 slot = v.slot
                 result.checked.append(Checked(a + slot.start, a + slot.end, slot.written))
@@ -253,19 +254,25 @@ class Tutor:
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result
 
-    def judge(self, sentence: str, analysis=None):
-        """Return the judge's verdict on every verb slot of one (checked) sentence."""
+    def judge(self, sentence: str, analysis=None, context: str = ""):
+        """Return the judge's verdict on every verb slot of one (checked) sentence.
+
+        `context` is the text before the sentence (in a text check): the model reads it first, and
+        its verbs' tenses are evidence for a narrative's tense.
+        """
+        from tutor.a13.analysis import tokenize
         from tutor.judge.judge import judge_slots, lm_features, load_weights
         from tutor.judge.result import Judged
-        from tutor.judge.slots import build_slots
+        from tutor.judge.slots import build_slots, tense_counts
 
         t0 = time.perf_counter_ns()
         analysis = analysis if analysis is not None else analyse(sentence)
-        slots = build_slots(analysis) if not analysis.abstain else []
+        ctx = tense_counts(tokenize(context)) if context else (0, 0)
+        slots = build_slots(analysis, ctx) if not analysis.abstain else []
         use_model = self.settings.use_model
         lm = None
         if use_model and any(c.change for s in slots for c in s.candidates):
-            lm = lm_features(self.llm, self.judge_prefix(), sentence, slots)
+            lm = lm_features(self.llm, self.judge_prefix(), sentence, slots, context=context)
         t1 = time.perf_counter_ns()
         verdicts = judge_slots(slots, load_weights(self.model.name, use_model=use_model), lm)
         return Judged(sentence, analysis, verdicts, lm or {}, score_ms=(t1 - t0) / 1e6)

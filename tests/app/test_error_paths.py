@@ -85,7 +85,7 @@ def test_corrupt_database_offers_a_fresh_one_and_corrections_still_work(qtbot, m
 
 def test_too_long_input_is_capped_and_says_so(qtbot, make_window, engine):
     window = make_window(tutor=engine)
-    window.practice.editor.setPlainText("He goed to school. " * 20)  # a paste of 380 characters
+    window.practice.editor.setPlainText("He goed to school. " * 60)  # a paste of 1,140 characters
     assert len(window.practice.editor.toPlainText()) == MAX_SENTENCE_CHARS
     assert window.practice.hint_kind == "capped"
     assert str(MAX_SENTENCE_CHARS) in window.practice.hint.text()

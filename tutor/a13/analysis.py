@@ -548,11 +548,14 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 strength = 1  # 'I have work tomorrow': a noun with no article may follow have
             out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, strength, 0.0,
                                "correct" if ok else "wrong_participle", "after have"))
-            if past_level == 2 and s.norm(have_j) in ("have", "has", "'ve"):
+            if past_level >= 1 and s.norm(have_j) in ("have", "has", "'ve"):
                 # a present perfect with a finished time ('I have seen it two days ago' -> saw)
                 out.append(_option(scope, verb, "past simple", person, w, words[have_j].start,
                                    _span_text(words, have_j, i), True, 1, 0.0, "wrong_tense",
                                    "perfect with a finished time"))
+            continue
+        # --- going to + verb: a 'going to' future, which §A13 does not label ------------------
+        if pn == "to" and s.norm(s.prev_index(prev)) == "going":
             continue
         # --- to / for + verb: infinitive ------------------------------------------------------
         if pn in ("to", "for") and not (pn == "for" and "base" not in vk and "present" not in vk):
@@ -601,6 +604,8 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                                "correct" if ok else "wrong_participle", "passive"))
             continue
         # --- finite verb: present or past by the subject and the time ------------------------
+        if verb == "be" and (s.norm(i - 1) == "there" or s.norm(i + 1) == "there"):
+            continue  # 'there is / there are' (Spanish 'hay'): not labelled under §A13
         person = s.subject(i)
         if person is None:
             continue

@@ -15,7 +15,7 @@ from tutor.errors import InputError, TutorError
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `eval` subcommand."""
     p = sub.add_parser("eval", help="score the tutor on a labelled JSON Lines file (A13 §8)")
-    p.add_argument("file", help="labelled items, as shared/dev-set.jsonl")
+    p.add_argument("file", help="labelled items, as shared/dev-set.jsonl (FILE:odd / FILE:even: half of them)")
     p.add_argument("--by", action="append", choices=["error_type", "tense", "person", "verb"], default=[],
                    help="also print the breakdown by this key (repeatable)")
     p.add_argument("--predictions", help="score this predictions file instead of running the model")
@@ -27,13 +27,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: str) -> list[dict]:
+    """Read JSON Lines; `FILE:odd` / `FILE:even` keeps the items whose id number is odd / even."""
+    part = ""
+    if path.endswith((":odd", ":even")) and not Path(path).is_file():
+        path, _, part = path.rpartition(":")
     p = Path(path)
     if not p.is_file():
         raise InputError(f"no such file: {path}")
     try:
-        return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+        items = [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} is not JSON Lines (line {exc.lineno}: {exc.msg})") from exc
+    if part:
+        def number(it: dict) -> int:
+            return int("".join(ch for ch in str(it.get("id", "")) if ch.isdigit()) or 0)
+
+        items = [it for it in items if (number(it) % 2 == 1) == (part == "odd")]
+    return items
 
 
 def run(args: argparse.Namespace) -> int:

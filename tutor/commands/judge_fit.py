@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Development sets (fitted on) and held-out sets (only checked). Precision items are split by id:
 # odd ids are fitted on, even ids held out.
 TRAIN = ["../shared/dev-set.jsonl", "tests/data/heldout.jsonl", "tests/data/heldout_real.jsonl",
-         "tests/data/blind.jsonl", "tests/data/real_dev.jsonl", "tests/data/precision.jsonl:odd"]
-HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even"]
+         "tests/data/blind.jsonl", "tests/data/real_dev.jsonl", "tests/data/precision.jsonl:odd",
+         "tests/data/texts.jsonl:odd"]
+HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "tests/data/texts.jsonl:even"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,6 +58,11 @@ def cases_for(tutor, items: list[dict], source: str):
 
     cases, misses = [], 0
     for it in items:
+        if "errors" in it:  # a whole text: each sentence with the one before it as context
+            more, missed = _text_cases(tutor, it, source)
+            cases += more
+            misses += missed
+            continue
         text = it.get("original") or it.get("text") or ""
         try:
             sentence = check_sentence(text)
@@ -101,6 +107,47 @@ def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) ->
             break
         best = lo
     return best
+
+
+def _text_cases(tutor, item: dict, source: str):
+    """Return (cases, misses) for a labelled text: gold from the labelled errors' offsets."""
+    from tutor.a13.analysis import analyse, tokenize
+    from tutor.judge.fit import Case
+    from tutor.judge.judge import lm_features
+    from tutor.judge.slots import build_slots, tense_counts
+    from tutor.text.sentences import split_sentences
+
+    text = item["text"]
+    spans = split_sentences(text)
+    cases, misses = [], 0
+    for k, (a, b) in enumerate(spans):
+        sentence = text[a:b]
+        analysis = analyse(sentence)
+        if analysis.abstain:
+            continue
+        context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
+        slots = build_slots(analysis, tense_counts(tokenize(context)) if context else (0, 0))
+        lm = lm_features(tutor.llm, tutor.judge_prefix(), sentence, slots, context=context)
+        for slot in slots:
+            lo, hi = a + slot.start, a + slot.end
+            gold = 0
+            for e in item["errors"]:
+                if e["start"] < hi and lo < e["end"]:
+                    key = (e["verb"], e["tense"], e["person"])
+                    gold = next((j for j, c in enumerate(slot.candidates)
+                                 if c.change and c.cell is not None and c.cell.key == key), None)
+                    break
+            if gold is None:
+                misses += 1
+                continue
+            feats = []
+            for c in slot.candidates:
+                f = dict(c.features)
+                if c.change:
+                    f.update(lm.get(id(c), {}))
+                feats.append(f)
+            cases.append(Case(feats, gold, source))
+    return cases, misses
 
 
 def run(args: argparse.Namespace) -> int:

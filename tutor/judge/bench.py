@@ -35,7 +35,7 @@ def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     v = sorted(values)
-    return v[min(len(v) - 1, int(round(q / 100 * (len(v) - 1))))]
+    return v[min(len(v) - 1, round(q / 100 * (len(v) - 1)))]
 
 
 def _read(path: str) -> list[dict]:

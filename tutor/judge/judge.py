@@ -84,13 +84,13 @@ class SlotVerdict:
 
 
 def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot],
-                right_words: int | None = None) -> dict[int, dict[str, float]]:
+                right_words: int | None = None, context: str = "") -> dict[int, dict[str, float]]:
     """Score every change candidate of every slot against the sentence as written, in one pass.
 
     Each slot is scored on the sentence up to `right_words` words after it (the whole sentence when
     None): the model reads the left context and a window of right context, and the sentence as
-    written is scored on the same window. Returns id(candidate) -> {"lm": Δ log-prob,
-    "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
+    written is scored on the same window. `context` (the text's previous sentences) is read first.
+    Returns id(candidate) -> {"lm": Δ log-prob, "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
     """
     if right_words is None:
         right_words = judge_config()["right_words"]
@@ -102,9 +102,10 @@ def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot
             continue
         cut = _window_end(sentence, max(c.end for c in slot.candidates), right_words)
         window = sentence[:cut]
+        lead = (context.strip() + " ") if context.strip() else ""
         base = len(texts)
-        texts.append(window)
-        texts.extend(c.apply(window) for c in changes)
+        texts.append(lead + window)
+        texts.extend(lead + c.apply(window) for c in changes)
         plan.append((base, changes))
     if not texts:
         return {}

@@ -99,8 +99,31 @@ def _past_verbs_elsewhere(analysis: Analysis, word_start: int) -> int:
     return n
 
 
-def build_slots(analysis: Analysis) -> list[Slot]:
-    """Group the analyser's options by word and add the alternatives it leaves open."""
+def tense_counts(words, skip_start: int = -1) -> tuple[int, int]:
+    """Return (past, present) counts of finite verb forms among `words` (analyser Words), skipping one."""
+    from tutor.a13.lexicon import lexicon
+
+    lex = lexicon()
+    past = present = 0
+    for w in words:
+        if w.start == skip_start:
+            continue
+        readings = lex.get(w.norm)
+        kinds = {r.kind for r in readings} if readings else set()
+        if kinds & {"past", "bad_past"} and not kinds & {"base", "present"}:
+            past += 1
+        elif "present" in kinds and not kinds & {"base", "past", "participle"}:
+            present += 1  # goes, has, is, does: forms that are present and nothing else
+        elif not readings and len(w.norm) > 4 and w.norm.endswith("ed"):
+            past += 1
+    return past, present
+
+
+def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[Slot]:
+    """Group the analyser's options by word and add the alternatives it leaves open.
+
+    `context` is (past, present) finite forms in the sentences before this one (a text's narrative).
+    """
     scope = load_scope()
     sentence = analysis.sentence
     groups: dict[int, list[Option]] = {}
@@ -159,6 +182,14 @@ def build_slots(analysis: Analysis) -> list[Slot]:
                     else "missing_3sg_s" if o.cell.person == "3rd singular" else "wrong_3sg")
                 cands.append(Candidate(o.start, o.end, word_text, cell.correct_form, cell, True,
                                        cell.correct_form, etype, "alternative tense", f))
+        sent_past, sent_present = tense_counts(analysis.words, finite[0].start if finite else -1)
+        for c in cands:
+            if c.change and c.cell is not None and c.cell.tense in ("past simple", "present simple"):
+                key = "to_past" if c.cell.tense == "past simple" else "to_present"
+                c.features[f"{key}_ctx_past"] = min(context[0], 3) / 3
+                c.features[f"{key}_ctx_present"] = min(context[1], 3) / 3
+                c.features[f"{key}_sent_past"] = min(sent_past, 3) / 3
+                c.features[f"{key}_sent_present"] = min(sent_present, 3) / 3
         slots.append(Slot(span_start, end, written, cands))
         del word_start
     return slots

@@ -25,7 +25,7 @@ def test_empty_sentence_is_refused(tmp_path):
 
 def test_huge_sentence_is_refused(tmp_path):
     r = run(["correct", "I goed home. " * 800], tmp_path=tmp_path)
-    assert r.returncode != 0 and "at most 200 characters" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode != 0 and "at most 1000 characters" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_missing_model_is_refused(tmp_path):

@@ -18,8 +18,9 @@ OPEN = ["My cousin play the guitar.", "The baby eat his soup.", "I have work tom
 
 
 def test_sampled_corrections_are_schema_valid_and_consistent(tutor_engine):
+    """The model samples among every cell of the verbs present (--no-facts): the mask alone keeps it in §A13."""
     scope = load_scope()
-    hot = tutor_engine.with_settings(temperature=1.0, seed=7, spanish_choice=True)
+    hot = tutor_engine.with_settings(temperature=1.0, seed=7, spanish_choice=True, facts=False)
     pool = SENTENCES + OPEN
     sampled = 0
     for i in range(200):
