@@ -44,9 +44,12 @@ HISTORY_COLUMNS: tuple[str, ...] = (
     "tokens_sampled",
     "tokens_forced",
     "total_ms",
+    "kind",
+    "source_text",
+    "not_sure",
     "output",
 )
-_BOOLS = ("out_of_scope", "is_correct")
+_BOOLS = ("out_of_scope", "is_correct", "not_sure")
 # Columns correction_row() fills (everything but the rowid `seq`).
 CORRECTION_COLUMNS: tuple[str, ...] = (
     "id", "learner_id", "created", "original", "verb", "tense", "person", "correct_form", "spanish",

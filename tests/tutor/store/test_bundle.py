@@ -116,3 +116,24 @@ def test_damaged_bundle_is_refused_and_imports_nothing(tmp_path: Path, damage: s
         assert len(outcomes) == 1 and isinstance(outcomes[0], StoreError)
         assert str(path) in str(outcomes[0])
         assert teacher.count_history() == 0 and teacher.learners() == []
+
+
+def test_findings_of_a_text_travel_in_a_bundle_with_their_text(tmp_path):
+    """A text check's finding keeps its kind, its source text and its not-sure flag through export/import."""
+    from tutor.store import Store
+    from tutor.store.bundle import import_files, write_bundle
+    from tutor.text.check import CheckResult, Finding
+
+    text = "I goed home. It was late."
+    result = CheckResult(text, [(0, 12), (13, 25)], findings=[Finding(
+        "I goed home.", "go", "past simple", "1st singular", "went", "fui", 2, 6, "goed", 0.55, "en", "es",
+        sure=False)])
+    with Store.open(tmp_path / "learner.db") as store:
+        store.save_check(result, learner="Ana")
+        bundle = tmp_path / "ana.json"
+        write_bundle(store, "Ana", bundle)
+    with Store.open(tmp_path / "teacher.db") as teacher:
+        list(import_files(teacher, [bundle]))
+        (row,) = teacher.history("Ana")
+        assert row["kind"] == "check" and row["source_text"] == text and row["not_sure"] is True
+        assert teacher.error_counts()["verb"] == {}  # a not-sure finding stays out of the statistics
