@@ -1,1 +1,1 @@
-"""Context-free grammars (GBNF files) compiled to an incremental pushdown parser with a cached token mask."""
+"""Moved to tutor.engine.cfg: the modules here are aliases of the engine's, kept for existing imports."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tutor.decoding.choices import BiasedAllowedSet
+from tutor.engine.choices import BiasedAllowedSet, ChoiceMatcher
 from tutor.engine.matcher import AllowedSet, Matcher
 
 
@@ -38,9 +38,8 @@ class IntersectionMatcher:
             raise ValueError("IntersectionMatcher expects a narrowing with an explicit allowed list")
         keep = np.fromiter((a.contains(int(t)) for t in b.ids), dtype=bool, count=len(b.ids))
         ids = b.ids[keep]
-        bias = getattr(b, "bias", None)
-        if bias is not None:
-            return BiasedAllowedSet(ids, False, None, bias[keep])
+        if isinstance(b, BiasedAllowedSet) and b.bias is not None:
+            return BiasedAllowedSet(ids, False, None, b.bias[keep])
         return AllowedSet(ids, False)
 
     def advance(self, token_id: int) -> None:
@@ -66,11 +65,14 @@ class IntersectionMatcher:
         return self.inner.forced_bytes()
 
     def forced_completes(self) -> bool:
-        """Return True when the forced continuation ends the output."""
-        probe = getattr(self.inner, "forced_completes", None)
-        return bool(probe()) if probe else False
+        """Return True when the narrowing's forced continuation ends the output."""
+        return self.inner.forced_completes()
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` advances in both."""
+        self.inner.rollback(steps)
+        self.outer.rollback(steps)
 
     def chosen(self) -> int | None:
-        """Return the narrowing's completed string, when it is a choice matcher."""
-        probe = getattr(self.inner, "chosen", None)
-        return probe() if probe else None
+        """Return the narrowing's completed string, when the narrowing is a ChoiceMatcher (else None)."""
+        return self.inner.chosen() if isinstance(self.inner, ChoiceMatcher) else None

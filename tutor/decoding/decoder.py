@@ -107,7 +107,7 @@ class Decoder:
                     # Keep the last forced token for sampling: the natural token may run past the
                     # forced bytes (e.g. `":` rather than a bare `"`), and the mask allows it.
                     # When the forced bytes end the output there is nothing to run past.
-                    completes = bool(getattr(matcher, "forced_completes", lambda: False)())
+                    completes = matcher.forced_completes()
                     if not completes:
                         toks = toks[:-1] if len(toks) > 1 else []
                     if toks and len(gen.tokens) + len(toks) <= max_tokens:

@@ -33,13 +33,16 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("grammar-tutor"))
 
 
-def entry_path(kind: str, key: str) -> Path:
-    """Return the file path of one cache entry (kind: a sub-folder such as 'index' or 'vocab')."""
-    return cache_dir() / kind / f"{key}.gtc"
+def entry_path(kind: str, key: str, root: Path | None = None) -> Path:
+    """Return the file path of one cache entry (kind: a sub-folder such as 'index' or 'vocab').
+
+    `root` is the cache folder (default: cache_dir()).
+    """
+    return (cache_dir() if root is None else Path(root)) / kind / f"{key}.gtc"
 
 
-def save(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-    """Write arrays and JSON metadata to path atomically (a crash leaves the old file or none)."""
+def encode(arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> bytes:
+    """Return arrays and JSON metadata in the cache's file layout (see the module docstring)."""
     entries = []
     offset = 0
     blobs = []
@@ -57,13 +60,18 @@ def save(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> Non
     ).encode("utf-8")
     head = _PREFIX.pack(MAGIC, len(header), zlib.crc32(header)) + header
     head += b"\0" * (-len(head) % _ALIGN)
+    return head + payload
+
+
+def save(path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+    """Write arrays and JSON metadata to path atomically (a crash leaves the old file or none)."""
+    data = encode(arrays, meta)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
     try:
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; a cache file is ordinary data
         with os.fdopen(fd, "wb") as fh:
-            fh.write(head)
-            fh.write(payload)
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -80,6 +88,14 @@ def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
             data = fh.read()
     except OSError:
         return None
+    return decode(data)
+
+
+def decode(data: bytes) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
+    """Return (arrays, meta) from bytes written by encode(), or None if they are truncated or corrupt.
+
+    The arrays are read-only views into `data`.
+    """
     if len(data) < _PREFIX.size:
         return None
     magic, header_len, header_crc = _PREFIX.unpack_from(data)
@@ -89,6 +105,8 @@ def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
     try:
         info = json.loads(header)
     except ValueError:
+        return None
+    if not isinstance(info, dict) or not {"meta", "arrays", "payload", "crc32"} <= info.keys():
         return None
     start = _PREFIX.size + header_len
     start += -start % _ALIGN

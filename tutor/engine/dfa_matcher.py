@@ -1,7 +1,7 @@
 """Compiled grammars over a byte DFA (regex and JSON Schema) and the matcher that walks them.
 
 `compile_regex(pattern, vocab)` and `compile_json_schema(schema, vocab, whitespace=0)` return an
-immutable CompiledGrammar, loaded from the disk cache when the same grammar was compiled for the
+immutable DFAGrammar, loaded from the disk cache when the same grammar was compiled for the
 same vocabulary before. `DFAMatcher(compiled)` holds one request's state and implements
 tutor.engine.matcher.Matcher: `allowed()` is one list lookup of a precomputed AllowedSet.
 """
@@ -34,7 +34,7 @@ MAX_FORCED = 4096
 
 
 @dataclass(frozen=True, eq=False)
-class CompiledGrammar:
+class DFAGrammar:
     """A grammar compiled for one vocabulary: the DFA, its token index and per-state lookups.
 
     The DFA is kept compressed: bytes with identical columns share a class, and
@@ -137,8 +137,8 @@ def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
 def _assemble(
     kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
     cache_path: Path | None = None,
-) -> CompiledGrammar:
-    """Return a CompiledGrammar from its arrays (fresh or loaded from the cache)."""
+) -> DFAGrammar:
+    """Return a DFAGrammar from its arrays (fresh or loaded from the cache)."""
     class_table = arrays["class_table"].astype(np.int32, copy=False)
     fields = {name: arrays[name] for name in IndexArrays.__dataclass_fields__}
     fields["pool"] = fields["pool"].astype(np.intp, copy=False)  # intp indexes ~3x faster than int32
@@ -156,7 +156,7 @@ def _assemble(
     forced = [b""] * (class_table.shape[0] + 1)
     for s in np.flatnonzero(offsets[1:] != offsets[:-1]).tolist():
         forced[s] = blob[offsets[s] : offsets[s + 1]]
-    return CompiledGrammar(
+    return DFAGrammar(
         kind=kind,
         key=key,
         vocab=vocab,
@@ -197,15 +197,20 @@ def _code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def grammar_key(kind: str, source: str, vocab: Vocabulary) -> tuple[str, str]:
+    """Return (cache key, grammar sha256) of a grammar source for a vocabulary under this compiler's code."""
+    grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
+    return f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}", grammar_sha
+
+
 def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: bool,
-             budget: Budget) -> CompiledGrammar:
+             budget: Budget, cache_dir: Path | None = None) -> DFAGrammar:
     """Return the grammar from the cache, or build it with build() -> (ClassDFA, families) and cache it.
 
     The budget's limits bind the build; a cached grammar larger than them is refused as well.
     """
-    grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
-    key = f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}"
-    entry = cache.entry_path("index", key)
+    key, grammar_sha = grammar_key(kind, source, vocab)
+    entry = cache.entry_path("index", key, cache_dir)
     if use_cache:
         hit = cache.load(entry)
         if hit is not None and hit[1].get("vocab") == vocab.sha256 and hit[1].get("grammar") == grammar_sha:
@@ -234,7 +239,7 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
 
 
 def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
-                  limits: Limits | None = None) -> CompiledGrammar:
+                  limits: Limits | None = None, cache_dir: Path | None = None) -> DFAGrammar:
     """Return the compiled grammar of strings fully matching `pattern`.
 
     Raises GrammarError for unsupported syntax and LimitExceeded (a GrammarError) past `limits`.
@@ -244,13 +249,14 @@ def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
     def build(budget: Budget) -> tuple[ClassDFA, tuple]:
         return ClassDFA.from_dfa(ast_to_dfa(parse(pattern, budget), budget)), ()
 
-    return _compile("regex", pattern, vocab, build, use_cache, Budget(limits, subject=f"the regex {short(pattern)}"))
+    return _compile("regex", pattern, vocab, build, use_cache, Budget(limits, subject=f"the regex {short(pattern)}"),
+                    cache_dir)
 
 
 def compile_json_schema(
     schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True,
-    limits: Limits | None = None,
-) -> CompiledGrammar:
+    limits: Limits | None = None, cache_dir: Path | None = None,
+) -> DFAGrammar:
     """Return the compiled grammar of JSON texts valid under `schema` (a dict or JSON text).
 
     whitespace: at most this many bytes of whitespace between JSON tokens (default none).
@@ -271,7 +277,7 @@ def compile_json_schema(
         automaton = schema_to_automaton(parsed, whitespace, budget=budget)
         return automaton.automaton, automaton.families
 
-    return _compile("json", source, vocab, build, use_cache, budget)
+    return _compile("json", source, vocab, build, use_cache, budget, cache_dir)
 
 
 def parse_schema_text(text: str) -> Any:
@@ -285,14 +291,14 @@ def parse_schema_text(text: str) -> Any:
 
 
 class DFAMatcher:
-    """One request's position in a CompiledGrammar (implements tutor.engine.matcher.Matcher)."""
+    """One request's position in a DFAGrammar (implements tutor.engine.matcher.Matcher)."""
 
     __slots__ = (
-        "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_pieces", "_sets",
-        "_special", "_state", "_step", "_width",
+        "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_history", "_pieces",
+        "_sets", "_special", "_state", "_step", "_width",
     )
 
-    def __init__(self, compiled: CompiledGrammar, state: int = 0) -> None:
+    def __init__(self, compiled: DFAGrammar, state: int = 0) -> None:
         if not 0 <= state <= compiled.end_state:
             raise ValueError(f"state {state} is outside the grammar's {compiled.end_state + 1} states")
         self._compiled = compiled
@@ -308,6 +314,7 @@ class DFAMatcher:
         self._special = compiled.vocab.special_ids
         self._end = compiled.end_state
         self._state = state
+        self._history: list[int] = []
 
     @property
     def state(self) -> int:
@@ -325,6 +332,7 @@ class DFAMatcher:
             if not self._accepting[state] or state == self._end:
                 raise TokenRejected(f"end-of-generation token {token_id} before the output is complete"
                                     f" (state {state})")
+            self._history.append(state)
             self._state = self._end
             return
         if token_id in self._special or not 0 <= token_id < len(self._pieces) or state == self._end:
@@ -336,6 +344,7 @@ class DFAMatcher:
                 raise TokenRejected(
                     f"token {token_id} ({self._pieces[token_id]!r}) is not allowed in state {self._state}"
                 )
+        self._history.append(self._state)
         self._state = state
 
     def is_accepting(self) -> bool:
@@ -360,8 +369,33 @@ class DFAMatcher:
             state = step[state * width + cls[b]]
             if state < 0:
                 raise TokenRejected(f"bytes {data!r} do not fit at offset {i} (from state {self._state})")
+        self._history.append(self._state)
         self._state = state
+
+    def forced_completes(self) -> bool:
+        """Return True when consuming forced_bytes() reaches a finished state."""
+        data = self._forced[self._state]
+        if not data:
+            return False
+        state, step, cls, width = self._state, self._step, self._class, self._width
+        for b in data:
+            state = step[state * width + cls[b]]
+        return self._finished[state]
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` calls of advance() / advance_bytes(); ValueError past the start."""
+        if not 0 <= steps <= len(self._history):
+            raise ValueError(f"cannot roll back {steps} steps: {len(self._history)} were taken since the start")
+        if steps:
+            self._state = self._history[-steps]
+            del self._history[-steps:]
 
     def reset(self) -> None:
         """Return to the start state."""
         self._state = 0
+        self._history.clear()
+
+
+# The DFA family's grammar kept its old name here for existing imports; tutor.engine.CompiledGrammar is
+# the public, family-independent wrapper around it.
+CompiledGrammar = DFAGrammar

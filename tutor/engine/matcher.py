@@ -11,6 +11,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from tutor.engine.errors import GrammarError, TokenRejected
+
+__all__ = ["NEG_INF", "AllowedSet", "GrammarError", "Matcher", "TokenRejected"]
+
 NEG_INF = np.float32(-np.inf)
 
 
@@ -48,6 +52,21 @@ class AllowedSet:
         hit = bool(np.any(self.ids == token_id))
         return not hit if self.banned else hit
 
+    def fill_bitmask(self, out: np.ndarray) -> np.ndarray:
+        """Write the packed little-endian uint32 bitmask of the allowed ids into `out` and return it.
+
+        `out` holds ceil(vocab_size / 32) uint32 (or int32) words; bit i of word i // 32 is token i.
+        """
+        words = out.view(np.uint32)
+        if self.bitmask is not None:
+            words[:] = self.bitmask
+            return out
+        bits = np.unpackbits(words.view(np.uint8), bitorder="little")
+        bits[:] = 1 if self.banned else 0
+        bits[self.ids] = 0 if self.banned else 1
+        words.view(np.uint8)[:] = np.packbits(bits, bitorder="little")
+        return out
+
     def allowed_ids(self, vocab_size: int) -> np.ndarray:
         """Return the sorted allowed ids (materialised; for tests and tools, not the hot path)."""
         if not self.banned:
@@ -72,20 +91,13 @@ def _apply_bitmask(bitmask: np.ndarray, logits: np.ndarray) -> np.ndarray:
     return logits
 
 
-class GrammarError(ValueError):
-    """A grammar (regex, schema or CFG) uses something the compiler does not support.
-
-    The message names the construct and where it is (position or JSON pointer).
-    """
-
-
-class TokenRejected(ValueError):
-    """A token was fed to a matcher that does not allow it in its current state."""
-
-
 @runtime_checkable
 class Matcher(Protocol):
-    """One request's state in a compiled grammar."""
+    """One request's state in a compiled grammar.
+
+    Every family implements all of it (DFA, CFG, choices, and the composed matchers), so the
+    decoder never probes for optional methods.
+    """
 
     def allowed(self) -> AllowedSet:
         """Return the tokens allowed now (EOS only when accepting; never control tokens)."""
@@ -107,8 +119,16 @@ class Matcher(Protocol):
         """Return the unique continuation from here (empty if there is a choice), for jump-forward."""
         ...
 
+    def forced_completes(self) -> bool:
+        """Return True when consuming forced_bytes() ends the output (nothing is left to sample)."""
+        ...
+
     def advance_bytes(self, data: bytes) -> None:
         """Consume raw bytes (a forced continuation); raise TokenRejected if they do not fit."""
+        ...
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` calls of advance() / advance_bytes(); ValueError past the start."""
         ...
 
     def reset(self) -> None:

@@ -1,7 +1,8 @@
 """The model's vocabulary as bytes: what each token id adds to the text, and which ids are special.
 
-Read from a GGUF through llama-cpp-python (`vocab_only=True`, a few hundred ms at 262k tokens) and
-cached on disk under the GGUF file's sha256.
+`Vocabulary.from_llama(llm)` reads it from a loaded llama_cpp.Llama (no second model load);
+`Vocabulary.from_gguf(path)` reads it from a GGUF file through llama-cpp-python (`vocab_only=True`, a few
+hundred ms at 262k tokens) and caches it on disk under the file's sha256.
 """
 
 from __future__ import annotations
@@ -10,13 +11,18 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache as cache_in_process
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tutor.engine import cache
-from tutor.errors import ModelError
+from tutor.engine.errors import VocabularyError
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
 
 CACHE_VERSION = 1
 # llama.cpp token attributes (enum llama_token_attr)
@@ -25,7 +31,7 @@ ATTR_UNUSED = 1 << 1
 ATTR_CONTROL = 1 << 3
 ATTR_USER_DEFINED = 1 << 4
 # User-defined tokens that are markers rather than text: <|im_start|>, <start_of_image>, [multimodal].
-_MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
+MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +80,18 @@ class Vocabulary:
         }
 
     @classmethod
+    def from_llama(cls, llm: Llama) -> Vocabulary:
+        """Return the vocabulary of a loaded llama_cpp.Llama, read from its model (no second load)."""
+        from tutor.engine.llama_cpp import vocabulary_of
+
+        return vocabulary_of(llm)
+
+    @classmethod
+    def from_gguf(cls, path: Path | str) -> Vocabulary:
+        """Return the vocabulary of a GGUF file (from the disk cache when the file was read before)."""
+        return load_vocabulary(path)
+
+    @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], sha256: str) -> Vocabulary:
         """Return the vocabulary stored by `arrays()`."""
         blob = arrays["blob"].tobytes()
@@ -94,55 +112,36 @@ def _digest(pieces: tuple[bytes, ...], special: frozenset[int], eog: frozenset[i
     return digest.hexdigest()
 
 
-def read_gguf_vocabulary(gguf_path: Path) -> Vocabulary:
+def read_gguf_vocabulary(gguf_path: Path | str) -> Vocabulary:
     """Return the vocabulary read from a GGUF file through llama-cpp-python (no cache)."""
-    import ctypes
+    from tutor.engine.llama_cpp import read_gguf_vocabulary as read
 
-    try:
-        import llama_cpp
-    except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise ModelError("llama-cpp-python is not installed; install grammar-tutor's dependencies") from exc
-    try:
-        llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
-    except (ValueError, RuntimeError) as exc:
-        raise ModelError(f"cannot read the vocabulary of {gguf_path}: {exc}") from exc
-    try:
-        vocab = llama_cpp.llama_model_get_vocab(llm.model)
-        n = llama_cpp.llama_vocab_n_tokens(vocab)
-        size = 256
-        buf = ctypes.create_string_buffer(size)
-        pieces: list[bytes] = []
-        special: list[int] = []
-        eog: list[int] = []
-        for token in range(n):
-            got = llama_cpp.llama_token_to_piece(vocab, token, buf, size, 0, False)
-            if got < 0:  # the piece is longer than the buffer: -got bytes are needed
-                size = max(-got, 2 * size)
-                buf = ctypes.create_string_buffer(size)
-                got = llama_cpp.llama_token_to_piece(vocab, token, buf, size, 0, False)
-            piece = buf.raw[:got]
-            pieces.append(piece)
-            attr = llama_cpp.llama_vocab_get_attr(vocab, token)
-            if llama_cpp.llama_vocab_is_eog(vocab, token):
-                eog.append(token)
-            elif (
-                attr & (ATTR_UNKNOWN | ATTR_UNUSED | ATTR_CONTROL)
-                or llama_cpp.llama_vocab_is_control(vocab, token)
-                or (attr & ATTR_USER_DEFINED and _MARKER.fullmatch(piece))
-            ):
-                special.append(token)
-    finally:
-        llm.close()
-    return Vocabulary.from_pieces(pieces, special, eog)
+    return read(Path(gguf_path))
+
+
+@cache_in_process
+def _sha256_of(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """Return the sha256 of a file (memoised per path, size and mtime)."""
+    st = path.stat()
+    return _sha256_of(str(path), st.st_size, st.st_mtime_ns)
 
 
 def load_vocabulary(gguf_path: Path | str) -> Vocabulary:
-    """Return the vocabulary of a GGUF file, from the disk cache when the file was read before."""
-    from tutor.models import file_sha256
+    """Return the vocabulary of a GGUF file, from the disk cache when the file was read before.
 
+    Raises VocabularyError when the file is missing or llama-cpp-python cannot read it.
+    """
     path = Path(gguf_path)
     if not path.is_file():
-        raise ModelError(f"model file not found: {path}. Choose an existing .gguf file.")
+        raise VocabularyError(f"model file not found: {path}. Choose an existing .gguf file.")
     key = f"{file_sha256(path)}-v{CACHE_VERSION}"
     entry = cache.entry_path("vocab", key)
     hit = cache.load(entry)

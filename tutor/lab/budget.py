@@ -150,6 +150,7 @@ class BudgetedMatcher:
         self.inner.reset()
         self.used = 0
         self.state = self.completion.start
+        self.history: list[tuple[int, int]] = []
 
     def allowed(self) -> AllowedSet:
         """Return the inner allowed set, narrowed near the end of the budget to tokens that still fit."""
@@ -213,6 +214,7 @@ class BudgetedMatcher:
     def advance(self, token_id: int) -> None:
         """Consume one token."""
         self.inner.advance(token_id)
+        self.history.append((self.used, self.state))
         self.used += 1
         if token_id not in self.eog_set:
             self.state = self.completion.walk(self.state, self.pieces[token_id])
@@ -220,6 +222,7 @@ class BudgetedMatcher:
     def advance_bytes(self, data: bytes) -> None:
         """Consume raw bytes (counted as one token per byte: an upper bound on the tokens they take)."""
         self.inner.advance_bytes(data)
+        self.history.append((self.used, self.state))
         self.used += len(data)
         self.state = self.completion.walk(self.state, data)
 
@@ -234,3 +237,16 @@ class BudgetedMatcher:
     def forced_bytes(self) -> bytes:
         """Return the inner matcher's forced continuation."""
         return self.inner.forced_bytes()
+
+    def forced_completes(self) -> bool:
+        """Return True when the inner matcher's forced continuation ends the output."""
+        return self.inner.forced_completes()
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` advances (the token count and the completion state too)."""
+        if not 0 <= steps <= len(self.history):
+            raise ValueError(f"cannot roll back {steps} steps: {len(self.history)} were taken since the start")
+        if steps:
+            self.inner.rollback(steps)
+            self.used, self.state = self.history[-steps]
+            del self.history[-steps:]

@@ -64,6 +64,14 @@ class TimedMatcher:
         """Consume raw bytes."""
         self.inner.advance_bytes(data)
 
+    def forced_completes(self) -> bool:
+        """Return True when the inner matcher's forced continuation ends the output."""
+        return self.inner.forced_completes()
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` advances."""
+        self.inner.rollback(steps)
+
     def reset(self) -> None:
         """Return to the start state."""
         self.inner.reset()

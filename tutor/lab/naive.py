@@ -36,6 +36,7 @@ class NaiveDFAMatcher:
         self.eog = np.array(sorted(vocab.eog_ids), dtype=np.int64)
         self.eog_set = frozenset(vocab.eog_ids)
         self.state = dfa.start
+        self.history: list[int] = []
 
     def allowed(self) -> AllowedSet:
         """Return the allowed tokens, found by running every token through the DFA from the current state."""
@@ -61,11 +62,13 @@ class NaiveDFAMatcher:
     def advance(self, token_id: int) -> None:
         """Consume one token; raise TokenRejected if it is not allowed."""
         if token_id in self.eog_set and self.accepting[self.state]:
+            self.history.append(self.state)
             return
         piece = self.pieces[token_id] if 0 <= token_id < self.n_vocab else b""
         nxt = self.dfa.step(self.state, piece) if piece else -1
         if nxt < 0:
             raise TokenRejected(f"token {token_id} does not fit the grammar here")
+        self.history.append(self.state)
         self.state = nxt
 
     def is_accepting(self) -> bool:
@@ -93,8 +96,26 @@ class NaiveDFAMatcher:
         nxt = self.dfa.step(self.state, data)
         if nxt < 0:
             raise TokenRejected(f"the bytes {data!r} do not fit the grammar here")
+        self.history.append(self.state)
         self.state = nxt
+
+    def forced_completes(self) -> bool:
+        """Return True when consuming forced_bytes() reaches a state where generation must stop."""
+        data = self.forced_bytes()
+        if not data:
+            return False
+        end = self.dfa.step(self.state, data)
+        return bool(self.accepting[end]) and not bool((self.table[end] >= 0).any())
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` calls of advance() / advance_bytes()."""
+        if not 0 <= steps <= len(self.history):
+            raise ValueError(f"cannot roll back {steps} steps: {len(self.history)} were taken since the start")
+        if steps:
+            self.state = self.history[-steps]
+            del self.history[-steps:]
 
     def reset(self) -> None:
         """Return to the start state."""
         self.state = self.dfa.start
+        self.history = []

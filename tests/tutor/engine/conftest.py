@@ -95,3 +95,13 @@ def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
     from tutor.engine.dfa_matcher import compile_json_schema
 
     return compile_json_schema(a13_schema, smol_vocab, use_cache=False)
+
+
+@pytest.fixture(scope="session")
+def plain_llm(default_model_path: Path):
+    """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings)."""
+    import llama_cpp
+
+    llm = llama_cpp.Llama(str(default_model_path), n_ctx=256, seed=1234, verbose=False)
+    yield llm
+    llm.close()

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tutor.engine import cache
+from tutor.engine.errors import VocabularyError
 from tutor.engine.vocab import Vocabulary, load_vocabulary
-from tutor.errors import ModelError
 
 
 def test_from_pieces_flags() -> None:
@@ -37,7 +37,7 @@ def test_arrays_round_trip() -> None:
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(ModelError, match="model file not found"):
+    with pytest.raises(VocabularyError, match="model file not found"):
         load_vocabulary(tmp_path / "nope.gguf")
 
 

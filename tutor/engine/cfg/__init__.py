@@ -1,0 +1,1 @@
+"""Context-free grammars (GBNF): parsed to a pushdown parser, compiled against a vocabulary, walked by CFGMatcher."""
