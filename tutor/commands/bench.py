@@ -8,7 +8,7 @@ from tutor.commands.common import add_module_targets
 
 # target name -> module exposing add_arguments(parser) and run(args) -> int
 _TARGETS = {
-    "engine": "tutor.engine.bench",
+    "engine": "tutor.lab.engine_bench",
     "store": "tutor.store.bench",
     "decoder": "tutor.decoding.bench",
     "serve": "tutor.server.loadtest",

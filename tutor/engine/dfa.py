@@ -1,4 +1,4 @@
-"""Deterministic automata over bytes: the DFA data, subset construction and Hopcroft minimisation.
+"""Automata over bytes: the Thompson NFA the compilers build, the DFA data, subset construction and minimisation.
 
 Tables are int32 `[n_states, n_symbols]` with -1 for the dead state. The public `DFA` is over the
 256 byte values; the internal helpers also accept wider alphabets (the JSON Schema compiler uses
@@ -11,16 +11,39 @@ from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tutor.engine.limits import Budget
 
-if TYPE_CHECKING:
-    from tutor.engine.regex import NFA
-
 N_BYTES = 256
+
+
+class NFA:
+    """A Thompson-style NFA whose edges carry inclusive symbol ranges (bytes 0–255, or larger symbols)."""
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.edges: list[list[tuple[int, int, int]]] = []
+        self.eps: list[list[int]] = []
+        self.budget = budget if budget is not None else Budget()
+
+    def state(self) -> int:
+        """Return a new state id (LimitExceeded past the budget's max_nfa_states)."""
+        self.budget.nfa_states(len(self.edges) + 1)
+        self.edges.append([])
+        self.eps.append([])
+        return len(self.edges) - 1
+
+    def edge(self, src: int, lo: int, hi: int, dst: int) -> None:
+        """Add an edge src → dst on every symbol in lo..hi."""
+        self.edges[src].append((lo, hi, dst))
+
+    def epsilon(self, src: int, dst: int) -> None:
+        """Add an empty edge src → dst."""
+        self.eps[src].append(dst)
+
+    def __len__(self) -> int:
+        return len(self.edges)
 
 
 @dataclass(frozen=True, eq=False)

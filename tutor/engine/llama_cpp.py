@@ -12,6 +12,7 @@ This is the only module of tutor.engine that imports `llama_cpp`. Use it as:
 from __future__ import annotations
 
 import ctypes
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -20,14 +21,22 @@ import numpy as np
 
 from tutor.engine.errors import VocabularyError
 from tutor.engine.matcher import NEG_INF, Matcher
-from tutor.engine.vocab import ATTR_CONTROL, ATTR_UNKNOWN, ATTR_UNUSED, ATTR_USER_DEFINED, MARKER, Vocabulary
 
 if TYPE_CHECKING:
-    import llama_cpp
+    from llama_cpp import Llama
 
     from tutor.engine.compiler import CompiledGrammar
 
-__all__ = ["LogitsProcessor", "read_gguf_vocabulary", "vocabulary_of"]
+__all__ = ["LogitsProcessor", "gguf_token_table", "token_table"]
+
+# llama.cpp token attributes (enum llama_token_attr)
+ATTR_UNKNOWN = 1 << 0
+ATTR_UNUSED = 1 << 1
+ATTR_CONTROL = 1 << 3
+ATTR_USER_DEFINED = 1 << 4
+# User-defined tokens that are markers rather than text: <|im_start|>, <start_of_image>, [multimodal].
+MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
+TokenTable = tuple[list[bytes], list[int], list[int]]  # (pieces, special ids, end-of-generation ids)
 
 def _import_llama_cpp() -> ModuleType:
     try:
@@ -38,8 +47,8 @@ def _import_llama_cpp() -> ModuleType:
     return llama_cpp
 
 
-def vocabulary_of(llm: llama_cpp.Llama) -> Vocabulary:
-    """Return the vocabulary of a loaded llama_cpp.Llama (its pieces, control and end-of-generation ids)."""
+def token_table(llm: Llama) -> TokenTable:
+    """Return a loaded llama_cpp.Llama's pieces, special ids and end-of-generation ids (Vocabulary.from_llama)."""
     lib = _import_llama_cpp()
     vocab = lib.llama_model_get_vocab(llm.model)
     n = lib.llama_vocab_n_tokens(vocab)
@@ -65,18 +74,18 @@ def vocabulary_of(llm: llama_cpp.Llama) -> Vocabulary:
             or (attr & ATTR_USER_DEFINED and MARKER.fullmatch(piece))
         ):
             special.append(token)
-    return Vocabulary.from_pieces(pieces, special, eog)
+    return pieces, special, eog
 
 
-def read_gguf_vocabulary(gguf_path: Path) -> Vocabulary:
-    """Return the vocabulary of a GGUF file, loading only its vocabulary (`vocab_only=True`, no cache)."""
+def gguf_token_table(gguf_path: Path) -> TokenTable:
+    """Return a GGUF file's token table, loading only its vocabulary (`vocab_only=True`, no cache)."""
     lib = _import_llama_cpp()
     try:
         llm = lib.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
     except (ValueError, RuntimeError) as exc:
         raise VocabularyError(f"cannot read the vocabulary of {gguf_path}: {exc}") from exc
     try:
-        return vocabulary_of(llm)
+        return token_table(llm)
     finally:
         llm.close()
 

@@ -1,4 +1,4 @@
-"""Regular expressions: a parser for the supported subset, UTF-8 byte-range expansion and a Thompson NFA.
+"""Regular expressions: a parser for the supported subset, UTF-8 byte-range expansion, Thompson construction.
 
 `regex_to_dfa(pattern)` is the front door: pattern → AST → NFA over bytes → DFA → minimal DFA.
 Matching is whole-string (like `re.fullmatch`). `\\d`, `\\w` and `\\s` are the ASCII classes
@@ -12,13 +12,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from tutor.engine.dfa import DFA, NFA, nfa_to_dfa
 from tutor.engine.limits import Budget, Limits, short
 from tutor.engine.matcher import GrammarError
-
-if TYPE_CHECKING:
-    from tutor.engine.dfa import DFA
 
 MAX_SCALAR = 0x10FFFF
 SURROGATES = (0xD800, 0xDFFF)
@@ -467,33 +464,6 @@ def utf8_sequences(lo: int, hi: int) -> list[ByteSeq]:
 # --- NFA -------------------------------------------------------------------------------------------
 
 
-class NFA:
-    """A Thompson-style NFA whose edges carry inclusive symbol ranges (bytes 0–255, or larger symbols)."""
-
-    def __init__(self, budget: Budget | None = None) -> None:
-        self.edges: list[list[tuple[int, int, int]]] = []
-        self.eps: list[list[int]] = []
-        self.budget = budget if budget is not None else Budget()
-
-    def state(self) -> int:
-        """Return a new state id (LimitExceeded past the budget's max_nfa_states)."""
-        self.budget.nfa_states(len(self.edges) + 1)
-        self.edges.append([])
-        self.eps.append([])
-        return len(self.edges) - 1
-
-    def edge(self, src: int, lo: int, hi: int, dst: int) -> None:
-        """Add an edge src → dst on every symbol in lo..hi."""
-        self.edges[src].append((lo, hi, dst))
-
-    def epsilon(self, src: int, dst: int) -> None:
-        """Add an empty edge src → dst."""
-        self.eps[src].append(dst)
-
-    def __len__(self) -> int:
-        return len(self.edges)
-
-
 Fragment = tuple[int, int]  # (entry state, exit state)
 
 
@@ -628,7 +598,6 @@ def check_size(node: Node, budget: Budget, used: int = 0) -> None:
 
 def ast_to_dfa(node: Node, budget: Budget | None = None) -> DFA:
     """Return the minimal byte DFA of an AST."""
-    from tutor.engine.dfa import nfa_to_dfa
 
     nfa = NFA(budget)
     start, end = frag_ast(nfa, node)

@@ -8,7 +8,6 @@ hundred ms at 262k tokens) and caches it on disk under the file's sha256.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache as cache_in_process
@@ -22,16 +21,9 @@ from tutor.engine import cache
 from tutor.engine.errors import VocabularyError
 
 if TYPE_CHECKING:
-    from llama_cpp import Llama
+    from tutor.engine.llama_cpp import Llama
 
 CACHE_VERSION = 1
-# llama.cpp token attributes (enum llama_token_attr)
-ATTR_UNKNOWN = 1 << 0
-ATTR_UNUSED = 1 << 1
-ATTR_CONTROL = 1 << 3
-ATTR_USER_DEFINED = 1 << 4
-# User-defined tokens that are markers rather than text: <|im_start|>, <start_of_image>, [multimodal].
-MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,9 +74,9 @@ class Vocabulary:
     @classmethod
     def from_llama(cls, llm: Llama) -> Vocabulary:
         """Return the vocabulary of a loaded llama_cpp.Llama, read from its model (no second load)."""
-        from tutor.engine.llama_cpp import vocabulary_of
+        from tutor.engine.llama_cpp import token_table
 
-        return vocabulary_of(llm)
+        return cls.from_pieces(*token_table(llm))
 
     @classmethod
     def from_gguf(cls, path: Path | str) -> Vocabulary:
@@ -114,9 +106,9 @@ def _digest(pieces: tuple[bytes, ...], special: frozenset[int], eog: frozenset[i
 
 def read_gguf_vocabulary(gguf_path: Path | str) -> Vocabulary:
     """Return the vocabulary read from a GGUF file through llama-cpp-python (no cache)."""
-    from tutor.engine.llama_cpp import read_gguf_vocabulary as read
+    from tutor.engine.llama_cpp import gguf_token_table
 
-    return read(Path(gguf_path))
+    return Vocabulary.from_pieces(*gguf_token_table(Path(gguf_path)))
 
 
 @cache_in_process

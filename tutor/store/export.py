@@ -9,15 +9,23 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from tutor.errors import StoreError
 from tutor.store import queries, schema
-from tutor.store.db import translated
-from tutor.store.records import HISTORY_COLUMNS, utc_stamp
+from tutor.store.db import Connections, translated
+from tutor.store.records import HISTORY_COLUMNS, Learner, utc_stamp
 
-if TYPE_CHECKING:
-    from tutor.store.store import Learner, Store
+
+class Store(Protocol):
+    """What an export reads of a tutor.store.store.Store (named here so export.py does not import store.py)."""
+
+    path: Path
+    _conns: Connections
+
+    def find_learner(self, learner: Learner) -> dict[str, Any] | None:
+        """Return the learner's row, or None."""
+        ...
 
 FORMATS = ("csv", "json")
 JSON_FORMAT_NAME = "grammar-tutor-history"

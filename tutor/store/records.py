@@ -11,6 +11,8 @@ from typing import Any
 
 from tutor.result import CorrectionResult
 
+Learner = str | int  # a learner's name or id
+
 # Fixed width, so text order is time order and range filters can use the index.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 

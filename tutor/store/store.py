@@ -15,9 +15,16 @@ from tutor.store import queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.names import clean_name, name_key
 from tutor.store.paths import resolve_db_path
-from tutor.store.records import CORRECTION_COLUMNS, correction_row, history_row, pack_us, unpack_us, utc_stamp
+from tutor.store.records import (
+    CORRECTION_COLUMNS,
+    Learner,
+    correction_row,
+    history_row,
+    pack_us,
+    unpack_us,
+    utc_stamp,
+)
 
-Learner = str | int
 When = datetime | date | str
 
 _INSERT_CORRECTION = (

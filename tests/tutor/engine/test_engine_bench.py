@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tutor.cli import main
-from tutor.engine.bench import FIXED_OUTPUT, KEYS, token_path
+from tutor.lab.engine_bench import FIXED_OUTPUT, KEYS, token_path
 
 pytestmark = pytest.mark.model
 
