@@ -234,7 +234,8 @@ class Tutor:
             if analysis.abstain:
                 continue
             context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
-            judged = self.judge(sentence, analysis, context=context)
+            earlier = text[spans[k - 2][0]:spans[k - 1][1]] if k > 1 else context
+            judged = self.judge(sentence, analysis, context=context, tense_context=earlier)
             for v in judged.verdicts:
                 slot = v.slot
                 result.checked.append(Checked(a + slot.start, a + slot.end, slot.written))
@@ -254,11 +255,12 @@ class Tutor:
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result
 
-    def judge(self, sentence: str, analysis=None, context: str = ""):
+    def judge(self, sentence: str, analysis=None, context: str = "", tense_context: str | None = None):
         """Return the judge's verdict on every verb slot of one (checked) sentence.
 
         `context` is the text before the sentence (in a text check): the model reads it first, and
-        its verbs' tenses are evidence for a narrative's tense.
+        its verbs' tenses are evidence for a narrative's tense (`tense_context`, default the same text,
+        may reach further back than what the model reads).
         """
         from tutor.a13.analysis import tokenize
         from tutor.judge.judge import judge_slots, lm_features, load_weights
@@ -267,7 +269,8 @@ class Tutor:
 
         t0 = time.perf_counter_ns()
         analysis = analysis if analysis is not None else analyse(sentence)
-        ctx = tense_counts(tokenize(context)) if context else (0, 0)
+        tense_text = context if tense_context is None else tense_context
+        ctx = tense_counts(tokenize(tense_text)) if tense_text else (0, 0)
         slots = build_slots(analysis, ctx) if not analysis.abstain else []
         use_model = self.settings.use_model
         lm = None

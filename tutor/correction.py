@@ -24,7 +24,7 @@ class Correction(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    original: str = Field(min_length=1, max_length=200)
+    original: str = Field(min_length=1, max_length=1000)
     verb: str
     tense: str
     person: str
@@ -59,7 +59,7 @@ class Abstention(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    original: str = Field(max_length=200)
+    original: str = Field(max_length=1000)
     out_of_scope: Literal[True]
 
 

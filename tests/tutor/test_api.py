@@ -84,3 +84,13 @@ def test_missing_model_gives_a_clear_error(tmp_path):
 
     with pytest.raises(ModelError, match="not found"):
         Tutor.load(tmp_path / "nope.gguf")
+
+
+def test_a_long_learner_sentence_is_corrected_under_the_schema(tutor_engine):
+    """Run-on learner sentences longer than the old 200-character limit still get a valid correction."""
+    sentence = ("yesterday after school I goed with my best friend to the new shopping centre near the river "
+                "because she wanted to buy a present for her mother, and we walked for hours looking at shoes, "
+                "books and clothes until the shops closed at nine.")
+    assert len(sentence) > 200
+    out = tutor_engine.correct(sentence).output
+    assert out["original"] == sentence and out["correct_form"] == "went"

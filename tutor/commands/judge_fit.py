@@ -126,7 +126,8 @@ def _text_cases(tutor, item: dict, source: str):
         if analysis.abstain:
             continue
         context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
-        slots = build_slots(analysis, tense_counts(tokenize(context)) if context else (0, 0))
+        earlier = text[spans[k - 2][0]:spans[k - 1][1]] if k > 1 else context
+        slots = build_slots(analysis, tense_counts(tokenize(earlier)) if earlier else (0, 0))
         lm = lm_features(tutor.llm, tutor.judge_prefix(), sentence, slots, context=context)
         for slot in slots:
             lo, hi = a + slot.start, a + slot.end

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tutor.judge.slots import Candidate, Slot
 from tutor.resources import data_path
 
-LM_FEATURES = ("lm", "lm_gain", "lm_tokens")
+LM_FEATURES = ("lm", "lm_gain", "lm_tokens", "lm_tense")
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,9 @@ class Weights:
 
 @cache
 def _weights_file() -> dict[str, Any]:
-    path = data_path("judge", "weights.json")
+    """Return data/judge/weights.json (or the file $GRAMMAR_TUTOR_JUDGE_WEIGHTS names, for experiments)."""
+    override = os.environ.get("GRAMMAR_TUTOR_JUDGE_WEIGHTS", "").strip()
+    path = Path(override) if override else data_path("judge", "weights.json")
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
@@ -118,6 +122,9 @@ def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot
             delta = float(lps[base + k].sum()) - ref
             out[id(c)] = {"lm": delta, "lm_gain": max(delta, 0.0),
                           "lm_tokens": float(len(variants[base + k]) - len(variants[base]))}
+            if c.cell is not None and c.cell.tense in ("past simple", "present simple"):
+                # how far the model's reading counts may differ for a tense choice (a narrative's past)
+                out[id(c)]["lm_tense"] = delta
     return out
 
 
