@@ -82,6 +82,13 @@ class DFAGrammar:
         """Return the bytes held by the index, the compressed DFA and the forced continuations."""
         return sum(a.nbytes for a in self.arrays().values())
 
+    def warm_bitmasks(self) -> int:
+        """Build every state's packed bitmask now (AllowedSet.packed), so no fill pays it later; return the bytes."""
+        held = 0
+        for allowed in {id(a): a for a in self.state_sets}.values():
+            held += allowed.packed(self.vocab.size).nbytes
+        return held
+
     def matcher(self, state: int = 0) -> DFAMatcher:
         """Return a new matcher at the start state (or at `state`, for tools and tests)."""
         return DFAMatcher(self, state)
@@ -295,7 +302,7 @@ class DFAMatcher:
 
     __slots__ = (
         "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_history", "_pieces",
-        "_sets", "_special", "_state", "_step", "_width",
+        "_sets", "_size", "_special", "_state", "_step", "_width",
     )
 
     def __init__(self, compiled: DFAGrammar, state: int = 0) -> None:
@@ -313,6 +320,7 @@ class DFAMatcher:
         self._eog = compiled.vocab.eog_ids
         self._special = compiled.vocab.special_ids
         self._end = compiled.end_state
+        self._size = compiled.vocab.size
         self._state = state
         self._history: list[int] = []
 
@@ -324,6 +332,10 @@ class DFAMatcher:
     def allowed(self) -> AllowedSet:
         """Return the tokens allowed now (EOS only when accepting; never control tokens)."""
         return self._sets[self._state]
+
+    def fill_bitmask(self, out: np.ndarray) -> None:
+        """Write the packed uint32 bitmask of the tokens allowed now into `out` (ceil(vocab / 32) words)."""
+        out[:] = self._sets[self._state].packed(self._size)
 
     def advance(self, token_id: int) -> None:
         """Consume one token; raise TokenRejected if it is not allowed."""

@@ -1,12 +1,25 @@
-"""Peer comparison: the same workloads on the same vocabulary through other engines, beside ours.
+"""Peer comparison, like for like: every engine produces the same artefact on the same token paths, in one run.
 
 For each workload (phone regex, parens CFG, config CFG, a13 JSON Schema) every engine compiles the
 grammar, then walks the same token paths (valid outputs, tokenized by longest match in the model's
-vocabulary); at each step it computes the mask (timed) and consumes the token. Engines: ours,
-llguidance, outlines-core (regex and JSON Schema only: it has no CFG) and llama.cpp's GBNF sampler
-(through llama-cpp-python). Peers are an optional extra (`pip install llguidance outlines-core`); a
-peer that is not installed, or cannot take a workload, is listed as such. Vocabulary-level set-up
-(llguidance's tokenizer, our vocabulary trie, llama.cpp's vocabulary) is done before timing compiles.
+vocabulary). At each step it fills a packed bitmask over the whole vocabulary (32 tokens per uint32
+word, the layout llguidance, outlines-core and XGrammar use): that fill is timed as "mask". Then the
+same function (tutor.engine.matcher.apply_bitmask) applies each engine's bitmask to the same float32
+logits: "mask + apply" is the sum, the cost a decoder pays per token. p50, p99 and the maximum of both
+are reported. llama.cpp's GBNF sampler has no bitmask: its timed step is its own apply to a full
+candidate array (mask and apply in one), from which its bitmask is read untimed.
+
+Each engine's bitmask is compared with ours at every step ("same mask"), and each engine samples
+random walks under its own mask whose outputs are judged by an independent validator (re.fullmatch,
+jsonschema, or a recursive GBNF recogniser; tutor.lab.validity): "valid" counts the finished walks
+that the validator accepts.
+
+Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no CFG) and llama.cpp's
+GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
+outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
+Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie, llama.cpp's
+vocabulary) is done before timing compiles. Our compile includes building every state's bitmask
+(DFAGrammar.warm_bitmasks); a CFG builds each parser state's bitmask the first time it meets it.
 """
 
 from __future__ import annotations
@@ -19,11 +32,12 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from tutor.engine.matcher import TokenRejected, apply_bitmask
 from tutor.resources import grammar_path
 
 WORKLOADS = {  # name -> (grammar file, valid outputs whose token paths are replayed)
@@ -32,8 +46,17 @@ WORKLOADS = {  # name -> (grammar file, valid outputs whose token paths are repl
     "config": ("config.gbnf", ['name="Ada"\nfavourite_verb="write"\n', 'level="3"\nsound="on"']),
     "a13": ("a13.schema.json", []),  # the prompt's worked examples (data/prompts/a13.json)
 }
+COMPACT_JSON = {"whitespace_flexible": False, "key_separator": ":", "item_separator": ","}
 # llama.cpp's GBNF has no /regex/ terminals: the phone regex written in its syntax
 LLAMA_PHONE_GBNF = 'root ::= [0-9]{3} "-" [0-9]{3} "-" [0-9]{4}'
+
+
+def _stats(values: list[float]) -> tuple[float | None, float | None, float | None]:
+    if not values:
+        return None, None, None
+    arr = np.asarray(values)
+    return (round(float(np.percentile(arr, 50)), 3), round(float(np.percentile(arr, 99)), 3),
+            round(float(arr.max()), 3))
 
 
 @dataclass
@@ -42,17 +65,26 @@ class Row:
 
     engine: str
     compile_ms: float | None = None
-    mask_us: list[float] | None = None
+    mask_us: list[float] = field(default_factory=list)
+    apply_us: list[float] = field(default_factory=list)
+    same_mask: int = 0
+    compared: int = 0
+    valid: int = 0
+    finished: int = 0
+    walks: int = 0
     note: str = ""
 
-    def figures(self) -> dict[str, float | None]:
-        """Return compile ms and mask p50/p99 µs (None where not measured)."""
-        if not self.mask_us:
-            return {"compile_ms": None, "mask_p50_us": None, "mask_p99_us": None}
-        arr = np.array(self.mask_us)
-        return {"compile_ms": round(self.compile_ms or 0.0, 3),
-                "mask_p50_us": round(float(np.percentile(arr, 50)), 3),
-                "mask_p99_us": round(float(np.percentile(arr, 99)), 3)}
+    def figures(self) -> dict[str, Any]:
+        """Return compile ms, mask and mask+apply p50/p99/max µs, same-mask steps and valid walks (None: not run)."""
+        total = [m + a for m, a in zip(self.mask_us, self.apply_us, strict=True)]
+        p50, p99, mx = _stats(self.mask_us)
+        t50, t99, tmx = _stats(total)
+        return {"compile_ms": round(self.compile_ms, 3) if self.compile_ms is not None and self.mask_us else None,
+                "mask_p50_us": p50, "mask_p99_us": p99, "mask_max_us": mx,
+                "mask_apply_p50_us": t50, "mask_apply_p99_us": t99, "mask_apply_max_us": tmx,
+                "same_mask": f"{self.same_mask}/{self.compared}" if self.compared else None,
+                "valid": f"{self.valid}/{self.finished}" if self.walks else None,
+                "unfinished": self.walks - self.finished if self.walks else None}
 
 
 def a13_examples() -> list[str]:
@@ -96,29 +128,71 @@ def to_lark(gbnf: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _timed(step: Callable[[], Any]) -> float:
-    t0 = time.perf_counter_ns()
-    step()
-    return (time.perf_counter_ns() - t0) / 1e3
+def ascii_classes(pattern: str) -> str:
+    r"""Return the pattern with `\d` spelled `[0-9]`: ours and the judge read `\d` as ASCII, the peers as Unicode."""
+    return pattern.replace(r"\d", "[0-9]")
 
 
-# --- the engines -------------------------------------------------------------------------------------
+# --- the engines: each fills a packed bitmask and consumes tokens ------------------------------------
 
 
-def run_ours(kind: str, source: str, paths: list[list[int]], vocab: Any) -> Row:
-    """Our engines: compile, then allowed() along each path."""
-    from tutor.cfg.tokens import vocab_trie
-    from tutor.lab.families import load_family
+class Engine:
+    """One engine bound to one compiled grammar: reset(), fill(bitmask) (timed by the caller), consume(token)."""
 
-    vocab_trie(vocab)
-    family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
-    row = Row("grammar-tutor", family.compile_ms, [])
-    for path in paths:
-        matcher = family.matcher()
-        for token in path:
-            row.mask_us.append(_timed(matcher.allowed))
-            matcher.advance(token)
-    return row
+    name = "engine"
+    compile_ms: float = 0.0
+    note = ""
+
+    def reset(self) -> None:
+        """Return to the start of the grammar."""
+        raise NotImplementedError
+
+    def fill(self, bitmask: np.ndarray) -> None:
+        """Write the allowed tokens of the current state into `bitmask` (the step that is timed)."""
+        raise NotImplementedError
+
+    def read_back(self, bitmask: np.ndarray) -> None:
+        """Finish `bitmask` after fill, untimed (only llama.cpp needs it: its artefact is masked logits)."""
+
+    def consume(self, token: int) -> bool:
+        """Advance by one token; return False if the engine rejects it."""
+        raise NotImplementedError
+
+
+class Ours(Engine):
+    """grammar-tutor: the family's matcher; AllowedSet.fill_bitmask copies the state's precomputed row."""
+
+    def __init__(self, kind: str, source: str, vocab: Any) -> None:
+        from tutor.cfg.tokens import vocab_trie
+        from tutor.engine.dfa_matcher import DFAGrammar, DFAMatcher
+        from tutor.lab.families import load_family
+
+        vocab_trie(vocab)
+        t0 = time.perf_counter()
+        self.family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
+        if isinstance(self.family.compiled, DFAGrammar):  # the DFA families hold every state's mask ready
+            self.family.compiled.warm_bitmasks()
+        self.compile_ms = (time.perf_counter() - t0) * 1e3
+        self.name = "grammar-tutor"
+        self.size = vocab.size
+        self.matcher = self.family.matcher()
+        self._fill = self.matcher.fill_bitmask if isinstance(self.matcher, DFAMatcher) else self._fill_from_set
+
+    def reset(self) -> None:
+        self.matcher.reset()
+
+    def fill(self, bitmask: np.ndarray) -> None:
+        self._fill(bitmask)
+
+    def _fill_from_set(self, bitmask: np.ndarray) -> None:
+        self.matcher.allowed().fill_bitmask(bitmask, self.size)
+
+    def consume(self, token: int) -> bool:
+        try:
+            self.matcher.advance(token)
+        except TokenRejected:
+            return False
+        return True
 
 
 class _GTokenizer:
@@ -135,119 +209,235 @@ class _GTokenizer:
         return token_path(data, self.vocab)
 
 
-def run_llguidance(kind: str, source: str, paths: list[list[int]], vocab: Any, cache: dict[str, Any]) -> Row:
-    """llguidance: LLMatcher with its numpy bitmask."""
-    import llguidance
-    import llguidance.numpy as llnp
+class LLGuidance(Engine):
+    """llguidance: LLMatcher filling its numpy bitmask."""
 
-    name = f"llguidance {importlib.metadata.version('llguidance')}"
-    if "llg_tokenizer" not in cache:
-        cache["llg_tokenizer"] = llguidance.LLTokenizer(llguidance.TokenizerWrapper(_GTokenizer(vocab)))
-    tokenizer = cache["llg_tokenizer"]
-    text = grammar_path(source).read_text(encoding="utf-8")
-    t0 = time.perf_counter()
-    if kind == "regex":
-        grammar = llguidance.LLMatcher.grammar_from_regex(text.rstrip("\n"))
-    elif kind == "json":
-        grammar = llguidance.LLMatcher.grammar_from_json_schema(text)
-    else:
-        grammar = llguidance.LLMatcher.grammar_from_lark(to_lark(text))
-    matcher = llguidance.LLMatcher(tokenizer, grammar, log_level=0)
-    compile_ms = (time.perf_counter() - t0) * 1e3
-    if matcher.is_error():
-        return Row(name, note=f"cannot compile: {matcher.get_error()[:80]}")
-    bitmask = llnp.allocate_token_bitmask(1, vocab.size)
-    row = Row(name, compile_ms, [])
-    for path in paths:
-        matcher.reset()
-        for token in path:
-            row.mask_us.append(_timed(lambda m=matcher: llnp.fill_next_token_bitmask(m, bitmask)))
-            if not matcher.consume_token(token):
-                return Row(name, note=f"rejected a valid token: {matcher.get_error()[:80]}")
-    return row
+    def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any]) -> None:
+        import llguidance
+        import llguidance.numpy as llnp
 
-
-def run_outlines(kind: str, source: str, paths: list[list[int]], vocab: Any, cache: dict[str, Any]) -> Row:
-    """outlines-core: Index + Guide, mask written into an int32 bitmask."""
-    import outlines_core
-
-    name = f"outlines-core {importlib.metadata.version('outlines-core')}"
-    if kind == "cfg":
-        return Row(name, note="no CFG support")
-    if "oc_vocab" not in cache:
-        by_piece: dict[bytes, list[int]] = {}
-        blocked = vocab.special_ids | vocab.eog_ids
-        for i, piece in enumerate(vocab.pieces):
-            if piece and i not in blocked:
-                by_piece.setdefault(piece, []).append(i)
-        cache["oc_vocab"] = outlines_core.Vocabulary(min(vocab.eog_ids), by_piece)
-    text = grammar_path(source).read_text(encoding="utf-8")
-    t0 = time.perf_counter()
-    if kind == "regex":
-        pattern = text.rstrip("\n")
-    else:
-        from outlines_core.json_schema import build_regex_from_schema
-
-        pattern = build_regex_from_schema(text, r"")  # no whitespace between tokens, as ours
-    index = outlines_core.Index(pattern, cache["oc_vocab"])
-    compile_ms = (time.perf_counter() - t0) * 1e3
-    bitmask = np.zeros((vocab.size + 31) // 32, dtype=np.int32)
-    ptr = bitmask.ctypes.data
-    row = Row(name, compile_ms, [])
-    for path in paths:
-        guide = outlines_core.Guide(index)
-        for token in path:
-            row.mask_us.append(_timed(lambda g=guide: g.write_mask_into(ptr, len(bitmask), 4)))
-            guide.advance(token)
-    return row
-
-
-def run_llamacpp(kind: str, source: str, paths: list[list[int]], vocab: Any, cache: dict[str, Any]) -> Row:
-    """llama.cpp's GBNF grammar sampler applied to a full candidate array, as llama.cpp samples."""
-    import llama_cpp
-
-    name = f"llama.cpp GBNF (llama-cpp-python {llama_cpp.__version__})"
-    if "llama" not in cache:
-        from tutor.models import resolve
-
-        cache["llama"] = llama_cpp.Llama(str(resolve().path), vocab_only=True, verbose=False)
-    llm = cache["llama"]
-    text = grammar_path(source).read_text(encoding="utf-8")
-    if kind == "regex":
-        gbnf = LLAMA_PHONE_GBNF if source == "phone.regex" else None
-    elif kind == "json":
-        from llama_cpp.llama_grammar import json_schema_to_gbnf
-
-        gbnf = json_schema_to_gbnf(text)
-    else:
-        gbnf = None if "/" in text else text
-    if gbnf is None:
-        return Row(name, note="no /regex/ terminals in llama.cpp GBNF")
-    vocab_ptr = llama_cpp.llama_model_get_vocab(llm.model)
-    n = vocab.size
-    data = (llama_cpp.llama_token_data * n)()
-    row = Row(name, None, [])
-    for path in paths:
+        self.name = f"llguidance {importlib.metadata.version('llguidance')}"
+        if "llg_tokenizer" not in cache:
+            cache["llg_tokenizer"] = llguidance.LLTokenizer(llguidance.TokenizerWrapper(_GTokenizer(vocab)))
+        text = grammar_path(source).read_text(encoding="utf-8")
         t0 = time.perf_counter()
-        sampler = llama_cpp.llama_sampler_init_grammar(vocab_ptr, gbnf.encode(), b"root")
-        if row.compile_ms is None:
-            row.compile_ms = (time.perf_counter() - t0) * 1e3
-        if not sampler:
-            return Row(name, note="cannot compile the grammar")
+        if kind == "regex":
+            grammar = llguidance.LLMatcher.grammar_from_regex(ascii_classes(text.rstrip("\n")))
+        elif kind == "json":
+            # compact JSON, as ours and outlines-core emit (llguidance allows flexible whitespace by default)
+            grammar = llguidance.LLMatcher.grammar_from_json_schema(text, overrides=COMPACT_JSON)
+        else:
+            grammar = llguidance.LLMatcher.grammar_from_lark(to_lark(text))
+        self.matcher = llguidance.LLMatcher(cache["llg_tokenizer"], grammar, log_level=0)
+        self.compile_ms = (time.perf_counter() - t0) * 1e3
+        if self.matcher.is_error():
+            self.note = f"cannot compile: {self.matcher.get_error()[:80]}"
+        self._fill = llnp.fill_next_token_bitmask
+        self._target: tuple[np.ndarray, np.ndarray] | None = None
+
+    def reset(self) -> None:
+        self.matcher.reset()
+
+    def fill(self, bitmask: np.ndarray) -> None:
+        if self._target is None or self._target[0] is not bitmask:  # its [1, words] int32 view, made once
+            self._target = (bitmask, bitmask.view(np.int32).reshape(1, -1))
+        self._fill(self.matcher, self._target[1])
+
+    def consume(self, token: int) -> bool:
+        return bool(self.matcher.consume_token(token))
+
+
+class OutlinesCore(Engine):
+    """outlines-core: Index + Guide, the mask written into the bitmask by write_mask_into."""
+
+    def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any]) -> None:
+        import outlines_core
+
+        self.name = f"outlines-core {importlib.metadata.version('outlines-core')}"
+        if kind == "cfg":
+            self.note = "no CFG support"
+            return
+        if "oc_vocab" not in cache:
+            by_piece: dict[bytes, list[int]] = {}
+            blocked = vocab.special_ids | vocab.eog_ids
+            for i, piece in enumerate(vocab.pieces):
+                if piece and i not in blocked:
+                    by_piece.setdefault(piece, []).append(i)
+            cache["oc_vocab"] = outlines_core.Vocabulary(min(vocab.eog_ids), by_piece)
+        text = grammar_path(source).read_text(encoding="utf-8")
+        t0 = time.perf_counter()
+        if kind == "regex":
+            pattern = ascii_classes(text.rstrip("\n"))
+        else:
+            from outlines_core.json_schema import build_regex_from_schema
+
+            pattern = build_regex_from_schema(text, r"")  # no whitespace between tokens, as ours
+        self.index = outlines_core.Index(pattern, cache["oc_vocab"])
+        self.compile_ms = (time.perf_counter() - t0) * 1e3
+        self._guide = outlines_core.Guide
+        self._target: tuple[np.ndarray, int] | None = None
+
+    def reset(self) -> None:
+        self.guide = self._guide(self.index)
+
+    def fill(self, bitmask: np.ndarray) -> None:
+        if self._target is None or self._target[0] is not bitmask:  # the array's address, read once
+            self._target = (bitmask, bitmask.ctypes.data)
+        self.guide.write_mask_into(self._target[1], bitmask.size, 4)
+
+    def consume(self, token: int) -> bool:
         try:
-            for token in path:
-                for i in range(n):
-                    data[i].id, data[i].logit, data[i].p = i, 0.0, 0.0
-                arr = llama_cpp.llama_token_data_array(data, n, -1, False)
-                apply = llama_cpp.llama_sampler_apply
-                row.mask_us.append(_timed(lambda a=arr, s=sampler, f=apply: f(s, ctypes.byref(a))))
-                llama_cpp.llama_sampler_accept(sampler, token)
-        finally:
-            llama_cpp.llama_sampler_free(sampler)
-    return row
+            self.guide.advance(token)
+        except ValueError:
+            return False
+        return True
 
 
-PEERS = {"llguidance": run_llguidance, "outlines-core": run_outlines, "llama.cpp": run_llamacpp}
+class LlamaCppGBNF(Engine):
+    """llama.cpp's GBNF grammar sampler applied to a full candidate array, as llama.cpp samples."""
+
+    def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any]) -> None:
+        import llama_cpp
+
+        self.lib = llama_cpp
+        self.name = f"llama.cpp GBNF (llama-cpp-python {llama_cpp.__version__})"
+        if "llama" not in cache:
+            from tutor.models import resolve
+
+            cache["llama"] = llama_cpp.Llama(str(resolve().path), vocab_only=True, verbose=False)
+        text = grammar_path(source).read_text(encoding="utf-8")
+        if kind == "regex":
+            gbnf = LLAMA_PHONE_GBNF if source == "phone.regex" else None
+        elif kind == "json":
+            from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+            gbnf = json_schema_to_gbnf(text)
+        else:
+            gbnf = None if "/" in text else text
+        self.sampler = None
+        if gbnf is None:
+            self.note = "no /regex/ terminals in llama.cpp GBNF"
+            return
+        self.gbnf = gbnf.encode()
+        self.vocab_ptr = llama_cpp.llama_model_get_vocab(cache["llama"].model)
+        self.n = vocab.size
+        self.data = (llama_cpp.llama_token_data * self.n)()
+        self.view = np.frombuffer(self.data, dtype=np.dtype([("id", np.int32), ("logit", np.float32),
+                                                              ("p", np.float32)]))
+        self.view["id"] = np.arange(self.n, dtype=np.int32)
+        self.array = llama_cpp.llama_token_data_array(self.data, self.n, -1, False)
+        self.array_ref = ctypes.byref(self.array)
+        t0 = time.perf_counter()
+        self.reset()
+        self.compile_ms = (time.perf_counter() - t0) * 1e3
+        if not self.sampler:
+            self.note = "cannot compile the grammar"
+
+    def reset(self) -> None:
+        if self.sampler:
+            self.lib.llama_sampler_free(self.sampler)
+        self.sampler = self.lib.llama_sampler_init_grammar(self.vocab_ptr, self.gbnf, b"root")
+
+    def fill(self, bitmask: np.ndarray) -> None:
+        self.lib.llama_sampler_apply(self.sampler, self.array_ref)
+
+    def read_back(self, bitmask: np.ndarray) -> None:
+        allowed = np.isfinite(self.view["logit"])
+        packed = np.packbits(np.pad(allowed, (0, bitmask.size * 32 - allowed.size)), bitorder="little")
+        bitmask[:] = packed.view(bitmask.dtype)
+        self.view["logit"] = 0.0  # untimed: the next step starts from a fresh candidate array
+        self.array.size, self.array.selected, self.array.sorted = self.n, -1, False
+
+    def consume(self, token: int) -> bool:
+        self.lib.llama_sampler_accept(self.sampler, token)
+        return True
+
+    def close(self) -> None:
+        """Free the sampler."""
+        if self.sampler:
+            self.lib.llama_sampler_free(self.sampler)
+            self.sampler = None
+
+
+PEERS: dict[str, Callable[..., Engine]] = {"llguidance": LLGuidance, "outlines-core": OutlinesCore,
+                                           "llama.cpp": LlamaCppGBNF}
+
+
+# --- the measurement ---------------------------------------------------------------------------------
+
+
+def _allowed(bitmask: np.ndarray, size: int) -> np.ndarray:
+    return np.flatnonzero(np.unpackbits(bitmask.view(np.uint8), count=size, bitorder="little"))
+
+
+def replay(engine: Engine, paths: list[list[int]], vocab: Any, logits: np.ndarray,
+           reference: list[list[np.ndarray]] | None) -> tuple[Row, list[list[np.ndarray]]]:
+    """Walk every path: time fill, then apply_bitmask on a copy of `logits`; compare with `reference` masks."""
+    row = Row(engine.name, engine.compile_ms)
+    words = -(-vocab.size // 32)
+    bitmask = np.zeros(words, dtype=np.uint32)
+    masks: list[list[np.ndarray]] = []
+    for p, path in enumerate(paths):
+        engine.reset()
+        masks.append([])
+        for k, token in enumerate(path):
+            bitmask.fill(0)
+            t0 = time.perf_counter_ns()
+            engine.fill(bitmask)
+            t1 = time.perf_counter_ns()
+            engine.read_back(bitmask)
+            scores = logits.copy()
+            t2 = time.perf_counter_ns()
+            apply_bitmask(bitmask, scores)
+            t3 = time.perf_counter_ns()
+            row.mask_us.append((t1 - t0) / 1e3)
+            row.apply_us.append((t3 - t2) / 1e3)
+            masks[p].append(bitmask.copy())
+            if reference is not None:
+                row.compared += 1
+                row.same_mask += bool(np.array_equal(reference[p][k], bitmask))
+            if not engine.consume(token):
+                row.note = f"rejected a valid token ({token}) at step {k} of path {p}"
+                return row, masks
+    return row, masks
+
+
+def sample_walks(engine: Engine, row: Row, vocab: Any, judge: Callable[[bytes], bool], walks: int,
+                 max_steps: int, seed: int) -> None:
+    """Sample random walks under the engine's own mask; count finished ones the independent judge accepts.
+
+    Each step picks a uniform allowed token, or (one time in three) one that may close a structure
+    (`"`, `}`, `]`, `)`, a newline or end-of-generation), so walks end within a few hundred tokens.
+    """
+    rng = np.random.default_rng(seed)
+    eog = np.array(sorted(vocab.eog_ids))
+    closing = np.zeros(vocab.size, dtype=bool)
+    for i, piece in enumerate(vocab.pieces):
+        closing[i] = any(c in piece for c in b'"}])\n')
+    closing[eog] = True
+    bitmask = np.zeros(-(-vocab.size // 32), dtype=np.uint32)
+    for _ in range(walks):
+        engine.reset()
+        row.walks += 1
+        text = bytearray()
+        for _step in range(max_steps):
+            bitmask.fill(0)
+            engine.fill(bitmask)
+            engine.read_back(bitmask)
+            allowed = _allowed(bitmask, vocab.size)
+            if not allowed.size:
+                row.finished += 1  # a dead end: the engine allowed nothing, an invalid output
+                break
+            pool = allowed[closing[allowed]] if rng.random() < 1 / 3 else allowed
+            token = int(rng.choice(pool if pool.size else allowed))
+            if token in vocab.eog_ids:
+                row.finished += 1
+                row.valid += bool(judge(bytes(text)))
+                break
+            if not engine.consume(token):
+                row.finished += 1
+                break
+            text += vocab.pieces[token]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -257,7 +447,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peer", action="append", choices=list(PEERS), metavar="NAME",
                         help=f"run only this peer (repeatable): {', '.join(PEERS)}")
     parser.add_argument("--model", help="whose vocabulary to use (default: the bundled model)")
+    parser.add_argument("--walks", type=int, default=10, help="random walks per engine judged for validity"
+                        " (default 10; 0 skips them)")
+    parser.add_argument("--max-steps", type=int, default=400, help="tokens per random walk at most (default 400)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.1f}" if isinstance(value, float) else str(value)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -267,6 +466,7 @@ def run(args: argparse.Namespace) -> int:
     from tutor.models import resolve
 
     vocab = load_vocabulary(resolve(args.model).path)
+    logits = np.random.default_rng(0).standard_normal(vocab.size).astype(np.float32)
     cache: dict[str, Any] = {}
     results: dict[str, list[Row]] = {}
     for workload in args.workload or list(WORKLOADS):
@@ -279,23 +479,41 @@ def run(args: argparse.Namespace) -> int:
             if not check.judge(text.encode("utf-8")):
                 raise ValueError(f"the {workload} example {text!r} is not in its language")
         print(f"[peers] {workload}: {len(paths)} paths, {sum(map(len, paths))} tokens", file=sys.stderr)
-        rows = [run_ours(kind, source, paths, vocab)]
+        ours = Ours(kind, source, vocab)
+        rows = []
+        row, reference = replay(ours, paths, vocab, logits, None)
+        sample_walks(ours, row, vocab, check.judge, args.walks, args.max_steps, seed=1)
+        rows.append(row)
         for peer in args.peer or list(PEERS):
             try:
-                rows.append(PEERS[peer](kind, source, paths, vocab, cache))
+                engine = PEERS[peer](kind, source, vocab, cache)
             except ImportError:
                 rows.append(Row(peer, note="not installed (pip install llguidance outlines-core)"))
+                continue
+            if engine.note:
+                rows.append(Row(engine.name, note=engine.note))
+                continue
+            row, _ = replay(engine, paths, vocab, logits, reference)
+            if not row.note:
+                sample_walks(engine, row, vocab, check.judge, args.walks, args.max_steps, seed=1)
+            rows.append(row)
+            if isinstance(engine, LlamaCppGBNF):
+                engine.close()
         results[workload] = rows
-    print(f"Vocabulary of {vocab.size} tokens; masks timed at every token of the same token paths.\n")
-    print("| workload | engine | compile ms | mask p50 µs | mask p99 µs | note |")
-    print("| --- | --- | ---: | ---: | ---: | --- |")
+    print(f"Vocabulary of {vocab.size} tokens. Every engine fills a packed bitmask over the vocabulary at every token"
+          " of the same paths (mask); the same apply_bitmask then masks the same logits (mask + apply). µs.\n")
+    keys = ("compile_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "mask_apply_p50_us", "mask_apply_p99_us",
+            "mask_apply_max_us", "same_mask", "valid", "unfinished")
+    print("| workload | engine | compile ms | mask p50 | mask p99 | mask max | mask+apply p50 | mask+apply p99 |"
+          " mask+apply max | same mask as ours | valid / finished walks | unfinished | note |")
+    print("| --- | --- |" + " ---: |" * 10 + " --- |")
     for workload, rows in results.items():
         for r in rows:
             f = r.figures()
-            cells = [f"{f[k]:.1f}" if f[k] is not None else "–"
-                     for k in ("compile_ms", "mask_p50_us", "mask_p99_us")]
-            print(f"| {workload} | {r.engine} | {' | '.join(cells)} | {r.note} |")
-    print("\nxgrammar is not measured here: its PyPI package requires torch (with CUDA libraries, gigabytes).")
+            print(f"| {workload} | {r.engine} | {' | '.join(_cell(f[k]) for k in keys)} | {r.note} |")
+    print("\nllama.cpp GBNF's mask is its sampler's apply to a full candidate array (masking included); its bitmask"
+          " is read back untimed.\nxgrammar is not measured here: its PyPI package requires torch (with CUDA"
+          " libraries, gigabytes).")
     if args.json:
         out = {w: {r.engine: r.figures() | {"note": r.note} for r in rows} for w, rows in results.items()}
         print(json.dumps(out))

@@ -189,3 +189,23 @@ def test_once_complete_only_end_of_generation_is_left(plain_vocab: Vocabulary) -
     assert np.isfinite(first[digit]) and not np.isfinite(first[plain_vocab.pieces.index(b"a")])
     after = processor(np.append(prompt, digit).astype(np.intc), scores)
     assert set(np.flatnonzero(np.isfinite(after)).tolist()) == set(plain_vocab.eog_ids)
+
+
+def test_fill_bitmask_packs_exactly_the_allowed_ids(small_vocab: Vocabulary) -> None:
+    from tutor.engine.matcher import apply_bitmask
+
+    words = -(-small_vocab.size // 32)
+    grammar = GrammarCompiler(small_vocab).compile_json_schema(SMALL_SCHEMA)
+    matcher = grammar.matcher()
+    cfg = GrammarCompiler(small_vocab).compile_gbnf('root ::= "(" root ")" | "x"\n').matcher()
+    for m in (matcher, cfg):
+        allowed = m.allowed()
+        out = np.zeros(words, dtype=np.uint32)
+        allowed.fill_bitmask(out, small_vocab.size)
+        ids = np.flatnonzero(np.unpackbits(out.view(np.uint8), bitorder="little"))
+        assert np.array_equal(ids, allowed.allowed_ids(small_vocab.size))
+        logits = np.zeros(small_vocab.size, dtype=np.float32)
+        assert np.array_equal(np.flatnonzero(np.isfinite(apply_bitmask(out, logits))), ids)
+    fast = np.zeros(words, dtype=np.uint32)
+    matcher.fill_bitmask(fast)  # the DFA's direct fill gives the same words
+    assert np.array_equal(fast, matcher.allowed().packed(small_vocab.size))

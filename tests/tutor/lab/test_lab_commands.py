@@ -96,12 +96,17 @@ def test_peers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     data = last_json(out)["parens"]
     ours = data["grammar-tutor"]
-    assert set(ours) == {"compile_ms", "mask_p50_us", "mask_p99_us", "note"}
+    assert set(ours) == {"compile_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "mask_apply_p50_us",
+                         "mask_apply_p99_us", "mask_apply_max_us", "same_mask", "valid", "unfinished", "note"}
     assert ours["mask_p50_us"] > 0 and ours["mask_p99_us"] >= ours["mask_p50_us"] and ours["compile_ms"] > 0
+    assert ours["mask_max_us"] >= ours["mask_p99_us"] and ours["mask_apply_p50_us"] > ours["mask_p50_us"]
+    walks = int(ours["valid"].split("/")[1]) + ours["unfinished"]
+    assert walks == 10 and ours["valid"].split("/")[0] == ours["valid"].split("/")[1]  # judged by gbnf_judge
     outlines = next(v for k, v in data.items() if k.startswith("outlines-core"))
     assert outlines["note"] in ("no CFG support", "not installed (pip install llguidance outlines-core)")
     llg = next(v for k, v in data.items() if k.startswith("llguidance"))
     assert llg["mask_p50_us"] is None or llg["mask_p50_us"] > 0
+    assert llg["same_mask"] is None or llg["same_mask"].split("/")[0] == llg["same_mask"].split("/")[1]
     assert "| parens | grammar-tutor |" in out
 
 
