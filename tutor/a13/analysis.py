@@ -218,16 +218,18 @@ class _Sentence:
         return k
 
     def _coordinated(self, j: int) -> bool:
-        """Return True when the subject word at j is joined to another by 'and' ('my brother and I')."""
+        """Return True when the subject word at j is joined to another subject by 'and' ('my brother and
+        I are'); 'in the morning and I go' joins two clauses, so 'I' stands alone."""
         k = self._np_start(j)
-        before = self.norm(k - 1)
-        if before == "and" or (before == "," and self.norm(k - 2) not in _SENTENCE_END):
-            if before == ",":
-                return False
-            prev = self.norm(k - 2)
-            return bool(prev) and (self.is_nominal(k - 2) or prev in self.lists["subject_pronouns"]
-                                   or prev in self.lists["non_subject_words"])
-        return False
+        if self.norm(k - 1) != "and" or k - 2 < 0:
+            return False
+        prev = self.norm(k - 2)
+        if not (self.is_nominal(k - 2) or prev in self.lists["subject_pronouns"] or prev in ("me", "him", "her")):
+            return False
+        first = self._np_start(k - 2)
+        before = self.norm(first - 1)
+        return first == 0 or before in _SENTENCE_END or before in (",", ";", ":") or (
+            before in self.lists["clause_breaks"] and before not in ("and", "or"))
 
     def _head_before_phrase(self, j: int) -> int | None:
         """For 'the students in my class are', return the index to search on from: before 'in'."""

@@ -41,6 +41,7 @@ class Judged:
             no_change = next(c for c in v.slot.candidates if not c.change)
             if no_change.cell is not None:
                 return no_change, keep_all
+        # no slot's written form fills a cell: the most probable change of a slot whose word is wrong as written
         changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None]
         if not changes:
             return None  # only verbs §A13 does not label here (plural subjects): abstain
