@@ -22,7 +22,7 @@ def test_a_good_correction_and_an_abstention_validate():
         ({"person": "3rd person"}, "person"),
         ({"correct_form": ""}, "correct_form"),
         ({"spanish": "x" * 31}, "spanish"),
-        ({"original": "y" * 201}, "original"),
+        ({"original": "y" * 1001}, "original"),
         ({"extra": 1}, "extra"),
         ({"confidence": 1.5}, "confidence"),
     ],
