@@ -41,3 +41,15 @@ def default_model_path() -> Path:
     from tutor.models import resolve
 
     return resolve().path
+
+
+@pytest.fixture(scope="session")
+def broken_template_model(tmp_path_factory, default_model_path) -> Path:
+    """Return a copy of the bundled GGUF whose chat template does not parse ('{% endfor %}' misspelled)."""
+    data = default_model_path.read_bytes()
+    at = data.find(b"tokenizer.chat_template")
+    end = data.find(b"endfor", at)
+    assert at > 0 and end > at
+    path = tmp_path_factory.mktemp("broken") / "broken-template.gguf"
+    path.write_bytes(data[:end] + b"endfxr" + data[end + 6:])
+    return path

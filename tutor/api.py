@@ -67,6 +67,7 @@ def check_sentence(sentence: object) -> str:
         raise InputError(
             f"the sentence contains a control or unassigned character (U+{ord(bad[0]):04X}); remove it and try again"
         )
+    refuse_invisible(text, "sentence")
     if not any(c.isalpha() for c in text):
         raise InputError("the sentence has no words: type one English sentence to correct")
     return text
@@ -89,7 +90,21 @@ def check_text(text: object) -> str:
     if bad:
         raise InputError(
             f"the text contains a control or unassigned character (U+{ord(bad[0]):04X}); remove it and try again")
+    refuse_invisible(text, "text")
     return text
+
+
+def refuse_invisible(text: str, what: str) -> None:
+    """Raise InputError for invisible format characters (bidi overrides, zero-width spaces, a BOM) that
+    would hide or reorder what the learner sees; a zero-width joiner inside an emoji sequence is fine."""
+    for k, c in enumerate(text):
+        if unicodedata.category(c) != "Cf" or c == "\u00ad":  # a soft hyphen is harmless
+            continue
+        if c == "\u200d" and not (text[k - 1: k].isalpha() or text[k + 1: k + 2].isalpha()):
+            continue  # 👨‍👩‍👧: joins emoji, not letters
+        raise InputError(
+            f"the {what} contains an invisible character (U+{ord(c):04X}, {unicodedata.name(c, 'format character')})"
+            f" at position {k + 1}; it can hide or reorder letters. Remove it (retype the word) and try again.")
 
 
 def not_sure_threshold() -> float:

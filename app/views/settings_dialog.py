@@ -121,7 +121,7 @@ class SettingsDialog(QDialog):
         self.model.setCurrentIndex(index)
 
     def verify(self) -> None:
-        """Check the chosen model in the background (catalogue sha256, or the GGUF header of a file)."""
+        """Check the chosen model in the background: sha256 (or GGUF header), then a forward pass in a child."""
         choice = self.chosen_model()
         self.model_ok = False
         self._ok_button().setEnabled(False)
@@ -135,7 +135,7 @@ class SettingsDialog(QDialog):
             self._ok_button().setEnabled(True)
             set_text_colour(self.model_status, "#1b6e35")
             self.model_status.setText(
-                self.tr("Verified: {0} · sha256 {1}… · licence: {2}").format(
+                self.tr("Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}").format(
                     model.name, model.sha256[:12], model.licence
                 )
             )
@@ -150,7 +150,16 @@ class SettingsDialog(QDialog):
             self.adjustSize()
             self.verified.emit(False)
 
-        run_job(lambda report: resolve(choice), success=done, failure=failed, receiver=self, name="verify model")
+        def check(report: Any) -> Any:
+            # "Verified" means the file loaded and ran one forward pass here, in a child process (a
+            # native crash or a broken chat template there is a message, never a vanished window)
+            from tutor.decoding.preflight import ensure_model_runs
+
+            model = resolve(choice)
+            ensure_model_runs(model.path, model.sha256)
+            return model
+
+        run_job(check, success=done, failure=failed, receiver=self, name="verify model")
 
     def _ok_button(self) -> QPushButton:
         return self.buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -115,3 +115,17 @@ def test_grammar_tutor_without_arguments_opens_the_window(qtbot, settings, db_pa
     assert seen["hook"] is not app.main.sys.__excepthook__  # errors in slots become messages while it runs
     assert app.main.sys.excepthook is app.main.sys.__excepthook__
     assert os.path.exists(db_path)
+
+
+def test_a_model_whose_chat_template_is_broken_is_not_verified(qtbot, make_window, broken_template_model,
+                                                               tmp_path, monkeypatch):
+    """'Verified' means the model loaded and ran one forward pass in a child process."""
+    monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(tmp_path))
+    window = make_window()
+    dialog = open_dialog(qtbot, window)
+    monkeypatch.setattr(dialog, "ask_model_path", lambda: str(broken_template_model))
+    with qtbot.waitSignal(dialog.verified, timeout=120000) as blocker:
+        dialog.browse.click()
+    assert blocker.args == [False]
+    text = dialog.model_status.text()
+    assert "Verified" not in text and "could not be loaded" in text and "Traceback" not in text

@@ -94,3 +94,21 @@ def test_a_long_learner_sentence_is_corrected_under_the_schema(tutor_engine):
     assert len(sentence) > 200
     out = tutor_engine.correct(sentence).output
     assert out["original"] == sentence and out["correct_form"] == "went"
+
+
+@pytest.mark.parametrize("sentence", ["He g\u200bo to school.", "She \u202ehas went\u202c home.", "\ufeffI goed home."])
+def test_invisible_characters_are_refused_with_a_message(sentence):
+    with pytest.raises(InputError, match="invisible character"):
+        check_sentence(sentence)
+
+
+def test_a_sentence_dense_in_emoji_is_corrected_without_talk_of_tokens(tutor_engine):
+    sentence = "😀" * 40 + " He goed to school 👨\u200d👩\u200d👧"
+    out = tutor_engine.correct(sentence).output
+    assert out["original"] == sentence and out["correct_form"] == "went"
+
+
+def test_cjk_around_a_sentence_is_fine(tutor_engine):
+    sentence = "我的朋友 she have a cat 猫 " * 3
+    out = tutor_engine.correct(sentence).output
+    assert out["correct_form"] == "has"

@@ -127,3 +127,12 @@ def test_a_missing_qt_platform_is_a_message_and_exit_3_not_a_core_dump(tmp_path)
     assert "cannot open the window" in proc.stderr
     assert ("apt install" in proc.stderr and "dnf install" in proc.stderr) or "no screen" in proc.stderr
     assert not Path("core").exists()
+
+
+def test_a_broken_chat_template_is_a_model_error_from_the_cli(broken_template_model, tmp_path):
+    env = dict(os.environ, GRAMMAR_TUTOR_CACHE=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "tutor.cli", "correct", "--no-save", "--model",
+                           str(broken_template_model), "He goed home."], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 2
+    assert "could not be loaded" in proc.stderr and "Traceback" not in proc.stderr
