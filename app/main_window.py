@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 from html import escape
 from typing import Any
@@ -319,12 +321,16 @@ class MainWindow(QMainWindow):
         self.practice.set_working(True)
         self.messages.dismiss("engine")
 
-        remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner else None
+        reviewing = self.review_index >= 0
+        # a retry in "review my mistakes" is practice: kept apart, out of the teacher's statistics
+        remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner and not reviewing else None
 
         def op(report: worker.Report) -> tuple[CorrectionResult, Exception | None]:
             if remote is not None:  # the class server, or the local model (and the outbox) when it is away
                 return remote.correct_and_save(sentence, learner), None
             result = tutor.correct(sentence, on_token=report)
+            if reviewing:
+                result = dataclasses.replace(result, kind="review")
             saved_error: Exception | None = None
             if store is not None and learner:
                 try:

@@ -121,3 +121,26 @@ def test_review_with_no_mistakes_says_so(make_window, filled_db):
     window.history.review_button.click()
     assert "no mistakes" in window.messages.message("review")
     assert window.practice.review_bar.isHidden()
+
+
+def test_a_retry_in_review_is_kept_apart_from_the_real_history(qtbot, make_window, filled_db, engine):
+    """Retries made in "review my mistakes" are stored as practice and do not count in the statistics."""
+    from tutor.store import Store
+
+    window = make_window(db=filled_db, tutor=engine)
+    window.learner_bar.select("Ana")
+    with Store.open(filled_db) as store:
+        before = store.error_counts("Ana")
+        n_before = store.count_history("Ana")
+    window.show_tab(1)
+    qtbot.mouseClick(window.history.review_button, Qt.MouseButton.LeftButton)
+    practice = window.practice
+    practice.editor.setPlainText("He goed to the park.")  # the learner's retry, still wrong
+    with qtbot.waitSignal(window.correction_done, timeout=60000):
+        practice.submit()
+    with Store.open(filled_db) as store:
+        assert store.count_history("Ana") == n_before + 1
+        newest = store.history("Ana", limit=1)[0]
+        assert newest["kind"] == "review"
+        assert store.error_counts("Ana") == before  # the retry's error is not counted
+        assert all(row["kind"] != "review" for row in store.mistakes("Ana"))
