@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import unicodedata
@@ -181,7 +182,7 @@ def reliability(pairs: list[tuple[float, bool]], edges: tuple[float, ...] = (0.0
                                                                                1.0001)) -> list[dict[str, Any]]:
     """Return the reliability table: per confidence bin, its count, mean confidence and accuracy."""
     out = []
-    for lo, hi in zip(edges, edges[1:], strict=False):
+    for lo, hi in itertools.pairwise(edges):
         inside = [(c, ok) for c, ok in pairs if lo <= c < hi]
         if inside:
             out.append({"from": lo, "to": min(hi, 1.0), "n": len(inside),

@@ -45,7 +45,8 @@ def _child(model: str) -> int:
         m.append([toks[1 + k]])
     gen = time.perf_counter() - t0
     print(json.dumps({"model": model, "extra_buffer_types": use_extra_buffer_types(),
-                      "prompt_tokens_per_s": round(len(toks) / best, 1), "generation_tokens_per_s": round(64 / gen, 1)}))
+                      "prompt_tokens_per_s": round(len(toks) / best, 1),
+                      "generation_tokens_per_s": round(64 / gen, 1)}))
     return 0
 
 
