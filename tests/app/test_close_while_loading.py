@@ -10,9 +10,23 @@ from app.main import CloseGuard
 
 
 @pytest.mark.model
-def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, settings, db_path):
-    from app.main_window import MainWindow
+def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, settings, db_path, monkeypatch):
+    import time
 
+    from app.main_window import MainWindow
+    from tutor.api import Tutor
+
+    real_load = Tutor.load.__func__
+
+    def slow_load(cls, *args, progress=None, **kwargs):
+        # the real load, after two seconds of reported progress: the close surely lands while it runs
+        for _ in range(40):
+            if progress:
+                progress(0.01, "starting")
+            time.sleep(0.05)
+        return real_load(cls, *args, progress=progress, **kwargs)
+
+    monkeypatch.setattr(Tutor, "load", classmethod(slow_load))
     window = MainWindow(settings, db=str(db_path), load_model=True)
     qtbot.addWidget(window)
     window.show()
