@@ -206,7 +206,7 @@ class Tutor:
         answer, confidence = judged.answer()
         gen = self._decode_answer(original, answer, on_token)
         output = json.loads(gen.text)
-        output["confidence"] = round(confidence, 4)
+        output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
         validate_output(output)
         en, es = explain_candidate(answer)
         mask_us = [ns / 1000 for ns in gen.mask_ns]
@@ -334,7 +334,7 @@ class Tutor:
         opt = answer.option
         output = {"original": original}
         output.update(answer.fields(private=False))
-        output["confidence"] = round(confidence, 4)
+        output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
         validate_output(output)
         en, es = explain(opt)
         return CorrectionResult(

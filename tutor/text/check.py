@@ -32,7 +32,7 @@ class Finding:
         """Return the finding as one entry of `findings` in `check --jsonl` (stable keys)."""
         return {"original": self.original, "verb": self.verb, "tense": self.tense, "person": self.person,
                 "correct_form": self.correct_form, "spanish": self.spanish, "start": self.start, "end": self.end,
-                "written": self.written, "confidence": round(self.confidence, 4),
+                "written": self.written, "confidence": min(round(self.confidence, 4), 0.9999),
                 "explanation_en": self.explanation_en, "explanation_es": self.explanation_es}
 
 
