@@ -15,13 +15,10 @@ import time
 from pathlib import Path
 
 ROWS = [
-    ("full pipeline (default)", {}),
-    ("− priors from time words and doubtful words", {"priors": False}),
-    ("− private `written` field", {"private_fields": False}),
-    ("+ model picks among accepted Spanish forms", {"spanish_choice": True}),
-    ("− facts (model picks among all cells of the verbs present)", {"facts": False}),
+    ("full pipeline (default: the model judges)", {}),
+    ("− the model's score (--no-model: the analyser's evidence alone)", {"use_model": False}),
+    ("− facts (the model samples among all cells of the verbs present)", {"facts": False}),
     ("− table (plain JSON Schema FSM, `original` pinned)", {"table": False}),
-    ("− table − pinned original (plain JSON Schema FSM)", {"table": False, "pin_original": False}),
     ("− jump-forward", {"jump_forward": False}),
 ]
 
