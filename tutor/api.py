@@ -187,10 +187,11 @@ class Tutor:
         original = check_sentence(sentence)
         st = self.settings
         analysis = analyse(original)
-        judged = None
+        judged = chosen = None
         if not analysis.abstain and st.table and st.facts:
             judged = self.judge(original, analysis)
-        if analysis.abstain or (judged is not None and judged.answer() is None):
+            chosen = judged.answer()
+        if analysis.abstain or (judged is not None and chosen is None):
             validate_output(abstention(original))
             en, es = explain(None)
             return CorrectionResult(
@@ -203,7 +204,7 @@ class Tutor:
             return self._correct_with_schema(original, analysis, on_token, t0)
         if not st.facts:
             return self._correct_by_decoding(original, analysis, on_token, t0)
-        answer, confidence = judged.answer()
+        answer, confidence = chosen
         gen = self._decode_answer(original, answer, on_token)
         output = json.loads(gen.text)
         output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
@@ -232,7 +233,7 @@ class Tutor:
         from tutor.a13.explain import explain_candidate
         from tutor.text.check import Checked, CheckResult, Finding
         from tutor.text.notes import notes_for
-        from tutor.text.sentences import split_sentences
+        from tutor.text.sentences import context_before, split_sentences
 
         t0 = time.perf_counter_ns()
         text = check_text(text)
@@ -248,8 +249,7 @@ class Tutor:
             analysis = analyse(sentence)
             if analysis.abstain:
                 continue
-            context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
-            earlier = text[spans[k - 2][0]:spans[k - 1][1]] if k > 1 else context
+            context, earlier = context_before(text, spans, k)
             judged = self.judge(sentence, analysis, context=context, tense_context=earlier)
             for v in judged.verdicts:
                 slot = v.slot

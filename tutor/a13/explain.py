@@ -19,50 +19,38 @@ def _templates() -> dict[str, dict[str, str]]:
 
 def explain(option: Option | None) -> tuple[str, str]:
     """Return (english, spanish) explanations for the chosen option (None: out of scope)."""
-    t = _templates()
     if option is None:
-        entry = t["out of scope"]
-        return entry["en"], entry["es"]
-    cell = option.cell
-    key = option.rule if option.is_error else "correct"
-    if key in ("present agreement", "present agrees"):
-        key = "present agreement be" if cell.verb == "be" else (
-            "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
-    if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
-        key = "wrong past form regular"
-    entry = t.get(key, t["correct"])
-    aux = option.written.split()[0] if " " in option.written else ""
-    if key == "after have":
-        aux = "have / has / had"
-    if key == "passive":
-        aux = "be"
-    values = {"form": cell.correct_form, "written": option.written, "verb": cell.verb, "aux": aux,
-              "subject": _SUBJECT[cell.person]}
-    return entry["en"].format(**values), entry["es"].format(**values)
+        return _render(None, "", "", "")
+    return _render(option.cell, option.rule if option.is_error else "correct", option.written, option.cell.correct_form)
 
 
 def explain_candidate(candidate) -> tuple[str, str]:
     """Return (english, spanish) explanations for a judged candidate (tutor.judge.slots.Candidate)."""
-    t = _templates()
     cell = candidate.cell
     if cell is None:
-        entry = t["out of scope"]
-        return entry["en"], entry["es"]
+        return _render(None, "", "", "")
     key = candidate.rule if candidate.change else "correct"
     if key == "alternative tense":
         key = "past reading" if cell.tense == "past simple" else "present agreement"
+    return _render(cell, key, candidate.written, candidate.correct_form or cell.correct_form)
+
+
+def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
+    """Fill the template for `key` (the slot rule, or 'correct') from the cell and the written word."""
+    t = _templates()
+    if cell is None:
+        entry = t["out of scope"]
+        return entry["en"], entry["es"]
     if key in ("present agreement", "present agrees"):
         key = "present agreement be" if cell.verb == "be" else (
             "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
     if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
         key = "wrong past form regular"
     entry = t.get(key, t["correct"])
-    aux = candidate.written.split()[0] if " " in candidate.written else ""
+    aux = written.split()[0] if " " in written else ""
     if key == "after have":
         aux = "have / has / had"
     if key == "passive":
         aux = "be"
-    form = candidate.correct_form or cell.correct_form
-    values = {"form": form, "written": candidate.written, "verb": cell.verb, "aux": aux,
-              "subject": _SUBJECT[cell.person]}
+    values = {"form": form, "written": written, "verb": cell.verb, "aux": aux, "subject": _SUBJECT[cell.person]}
     return entry["en"].format(**values), entry["es"].format(**values)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
-from tutor.errors import InputError, TutorError
+from tutor.commands.correct import _dump, _open_store, run_jsonl
+from tutor.errors import InputError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,10 +26,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
-
-
 def _save(store, result, learner: str | None) -> str | None:
     if store is None:
         return None
@@ -42,14 +38,6 @@ def _save(store, result, learner: str | None) -> str | None:
         print(f"grammar-tutor: the findings were not saved: {exc}", file=sys.stderr, flush=True)
         return str(exc)
     return None
-
-
-def _open_store(args: argparse.Namespace):
-    if args.no_save:
-        return None
-    from tutor.store import Store
-
-    return Store.open(args.sub_db or getattr(args, "db", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,27 +64,13 @@ def run(args: argparse.Namespace) -> int:
         result = tutor.check(text)
         print(_dump(result.to_dict()), flush=True)
         return 1 if _save(store, result, args.learner) else 0
-    from tutor.commands.correct import _read_value
-    from tutor.commands.streams import lines
 
-    failures = 0
-    for lineno, line, raw in lines(sys.stdin.buffer):
-        if line is not None and not line.strip():
-            continue
-        out: dict[str, Any] = {"id": lineno}
-        try:
-            value = _read_value(lineno, line, raw)
-            if isinstance(value, dict):
-                out["id"] = value.get("id", lineno)
-                value = value.get("text")
-            result = tutor.check(value)
-        except TutorError as exc:
-            out["error"] = str(exc)
-        else:
-            out.update(result.to_dict())
-            saved = _save(store, result, args.learner)
-            if saved is not None:
-                out["save_error"] = saved
-        failures += "error" in out or "save_error" in out
-        print(_dump(out), flush=True)
-    return 1 if failures else 0
+    def answer(value: Any) -> dict[str, Any]:
+        result = tutor.check(value)
+        out: dict[str, Any] = result.to_dict()
+        saved = _save(store, result, args.learner)
+        if saved is not None:
+            out["save_error"] = saved
+        return out
+
+    return run_jsonl("text", answer)

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
@@ -97,6 +98,23 @@ def run(args: argparse.Namespace) -> int:
         if args.stats:
             print(json.dumps(result.timings.to_dict()), file=sys.stderr)
         return 1 if unsaved else 0
+
+    def answer(value: Any) -> dict[str, Any]:
+        result = tutor.correct(value)
+        out: dict[str, Any] = {"output": result.output}
+        if args.stats:
+            out["timings"] = result.timings.to_dict()
+        saved = _save(store, result, args.learner)
+        if saved is not None:
+            out["save_error"] = saved
+        return out
+
+    return run_jsonl("original", answer)
+
+
+def run_jsonl(key: str, answer: Callable[[Any], dict[str, Any]]) -> int:
+    """Stream stdin's JSON Lines: each line a value or {"id":…, key:…}; print {"id", **answer(value)} or
+    {"id", "error"} per line, so a bad line never stops the rest; return 1 when any line failed."""
     failures = 0
     for lineno, line, raw in lines(sys.stdin.buffer):
         if line is not None and not line.strip():
@@ -106,17 +124,10 @@ def run(args: argparse.Namespace) -> int:
             value = _read_value(lineno, line, raw)
             if isinstance(value, dict):
                 out["id"] = value.get("id", lineno)
-                value = value.get("original")
-            result = tutor.correct(value)
+                value = value.get(key)
+            out.update(answer(value))
         except TutorError as exc:
             out["error"] = str(exc)
-        else:
-            out["output"] = result.output
-            if args.stats:
-                out["timings"] = result.timings.to_dict()
-            saved = _save(store, result, args.learner)
-            if saved is not None:
-                out["save_error"] = saved
         failures += "error" in out or "save_error" in out
         print(_dump(out), flush=True)
     return 1 if failures else 0

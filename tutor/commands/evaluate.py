@@ -39,10 +39,9 @@ def _read(path: str) -> list[dict]:
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} is not JSON Lines (line {exc.lineno}: {exc.msg})") from exc
     if part:
-        def number(it: dict) -> int:
-            return int("".join(ch for ch in str(it.get("id", "")) if ch.isdigit()) or 0)
+        from tutor.judge.fit import split_half
 
-        items = [it for it in items if (number(it) % 2 == 1) == (part == "odd")]
+        items = split_half(items, part)
     return items
 
 

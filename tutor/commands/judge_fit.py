@@ -34,57 +34,85 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _load(spec: str) -> tuple[str, list[dict]]:
-    from tutor.judge.fit import read_items
+    from tutor.judge.fit import read_items, split_half
 
     path, _, part = spec.partition(":")
     p = (ROOT / path) if not Path(path).is_absolute() else Path(path)
     if not p.is_file():
         return spec, []
-    items = read_items(p)
-    if part in ("odd", "even"):
-        items = [it for it in items if (int("".join(ch for ch in it["id"] if ch.isdigit()) or 0) % 2 == 1)
-                 == (part == "odd")]
-    return spec, items
+    return spec, split_half(read_items(p), part)
+
+
+def _cases(judged, gold_of, source: str):
+    """Return (cases, misses) for one judged sentence; gold_of(slot) is the gold index or None."""
+    from tutor.judge.fit import Case
+    from tutor.judge.judge import candidate_features
+
+    cases, misses = [], 0
+    for verdict in judged.verdicts:
+        slot = verdict.slot
+        gold = gold_of(slot)
+        if gold is None:
+            misses += 1
+            continue
+        cases.append(Case([candidate_features(c, judged.lm) for c in slot.candidates], gold, source))
+    return cases, misses
 
 
 def cases_for(tutor, items: list[dict], source: str):
-    """Return (cases, recall misses) for the items of one set."""
+    """Return (cases, recall misses) for the items of one set, judged exactly as Tutor.correct / check do."""
     from tutor.a13.analysis import analyse
     from tutor.api import check_sentence
     from tutor.errors import InputError
-    from tutor.judge.fit import Case, gold_index
-    from tutor.judge.judge import lm_features
-    from tutor.judge.slots import build_slots
+    from tutor.judge.fit import gold_index
 
     cases, misses = [], 0
     for it in items:
         if "errors" in it:  # a whole text: each sentence with the one before it as context
             more, missed = _text_cases(tutor, it, source)
-            cases += more
-            misses += missed
-            continue
-        text = it.get("original") or it.get("text") or ""
-        try:
-            sentence = check_sentence(text)
-        except InputError:
-            continue
+        else:
+            try:
+                sentence = check_sentence(it.get("original") or it.get("text") or "")
+            except InputError:
+                continue
+            analysis = analyse(sentence)
+            if analysis.abstain:
+                continue
+            judged = tutor.judge(sentence, analysis)
+            more, missed = _cases(judged, lambda slot, s=sentence, i=it: gold_index(slot, i, s), source)
+        cases += more
+        misses += missed
+    return cases, misses
+
+
+def _text_cases(tutor, item: dict, source: str):
+    """Return (cases, misses) for a labelled text: gold from the labelled errors' offsets."""
+    from tutor.a13.analysis import analyse
+    from tutor.text.sentences import context_before, split_sentences
+
+    text = item["text"]
+    spans = split_sentences(text)
+    cases, misses = [], 0
+    for k, (a, b) in enumerate(spans):
+        sentence = text[a:b]
         analysis = analyse(sentence)
         if analysis.abstain:
             continue
-        slots = build_slots(analysis)
-        lm = lm_features(tutor.llm, tutor.judge_prefix(), sentence, slots)
-        for slot in slots:
-            g = gold_index(slot, it, sentence)
-            if g is None:
-                misses += 1
-                continue
-            feats = []
-            for c in slot.candidates:
-                f = dict(c.features)
-                if c.change:
-                    f.update(lm.get(id(c), {}))
-                feats.append(f)
-            cases.append(Case(feats, g, source))
+        context, earlier = context_before(text, spans, k)
+
+        def gold_of(slot, a=a):
+            lo, hi = a + slot.start, a + slot.end
+            for e in item["errors"]:
+                if e["start"] < hi and lo < e["end"]:
+                    key = (e["verb"], e["tense"], e["person"])
+                    return next((j for j, c in enumerate(slot.candidates)
+                                 if c.change and c.cell is not None and c.cell.key == key), None)
+            return 0
+
+        more, missed = _cases(tutor.judge(sentence, analysis, context=context, tense_context=earlier), gold_of,
+                              source)
+        cases += more
+        misses += missed
     return cases, misses
 
 
@@ -107,48 +135,6 @@ def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) ->
             break
         best = lo
     return best
-
-
-def _text_cases(tutor, item: dict, source: str):
-    """Return (cases, misses) for a labelled text: gold from the labelled errors' offsets."""
-    from tutor.a13.analysis import analyse, tokenize
-    from tutor.judge.fit import Case
-    from tutor.judge.judge import lm_features
-    from tutor.judge.slots import build_slots, tense_counts
-    from tutor.text.sentences import split_sentences
-
-    text = item["text"]
-    spans = split_sentences(text)
-    cases, misses = [], 0
-    for k, (a, b) in enumerate(spans):
-        sentence = text[a:b]
-        analysis = analyse(sentence)
-        if analysis.abstain:
-            continue
-        context = text[spans[k - 1][0]:spans[k - 1][1]] if k > 0 else ""
-        earlier = text[spans[k - 2][0]:spans[k - 1][1]] if k > 1 else context
-        slots = build_slots(analysis, tense_counts(tokenize(earlier)) if earlier else (0, 0))
-        lm = lm_features(tutor.llm, tutor.judge_prefix(), sentence, slots, context=context)
-        for slot in slots:
-            lo, hi = a + slot.start, a + slot.end
-            gold = 0
-            for e in item["errors"]:
-                if e["start"] < hi and lo < e["end"]:
-                    key = (e["verb"], e["tense"], e["person"])
-                    gold = next((j for j, c in enumerate(slot.candidates)
-                                 if c.change and c.cell is not None and c.cell.key == key), None)
-                    break
-            if gold is None:
-                misses += 1
-                continue
-            feats = []
-            for c in slot.candidates:
-                f = dict(c.features)
-                if c.change:
-                    f.update(lm.get(id(c), {}))
-                feats.append(f)
-            cases.append(Case(feats, gold, source))
-    return cases, misses
 
 
 def run(args: argparse.Namespace) -> int:

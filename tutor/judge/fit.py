@@ -34,6 +34,17 @@ def read_items(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def split_half(items: list[dict[str, Any]], part: str) -> list[dict[str, Any]]:
+    """Keep the items whose id number is odd (part 'odd') or even ('even'); any other part keeps all."""
+    if part not in ("odd", "even"):
+        return items
+
+    def number(it: dict[str, Any]) -> int:
+        return int("".join(ch for ch in str(it.get("id", "")) if ch.isdigit()) or 0)
+
+    return [it for it in items if (number(it) % 2 == 1) == (part == "odd")]
+
+
 def gold_index(slot: Slot, item: dict[str, Any], sentence: str) -> int | None:
     """Return the gold candidate of a slot for an item, None when the gold correction is not a candidate."""
     gold = item.get("gold")

@@ -153,16 +153,19 @@ def judge_config() -> dict[str, Any]:
     return {"prefix": raw["prefix"], "right_words": int(raw.get("right_words", 0))}
 
 
+def candidate_features(c: Candidate, lm: dict[int, dict[str, float]] | None) -> dict[str, float]:
+    """Return one candidate's features: the analyser's evidence, plus the model's scores for a change."""
+    feats = dict(c.features)
+    if lm is not None and c.change:
+        feats.update(lm.get(id(c), {}))
+    return feats
+
+
 def judge_slots(slots: list[Slot], weights: Weights, lm: dict[int, dict[str, float]] | None) -> list[SlotVerdict]:
     """Return each slot's candidates ranked by probability under the weights (and the model's scores)."""
     verdicts = []
     for slot in slots:
-        scores = []
-        for c in slot.candidates:
-            feats = dict(c.features)
-            if lm is not None and c.change:
-                feats.update(lm.get(id(c), {}))
-            scores.append(weights.score(feats))
+        scores = [weights.score(candidate_features(c, lm)) for c in slot.candidates]
         m = max(scores)
         exps = [math.exp(s - m) for s in scores]
         z = sum(exps)

@@ -81,24 +81,6 @@ def _replacement(option: Option, cell: Cell, sentence: str) -> tuple[str, str]:
     return form, form
 
 
-def _past_verbs_elsewhere(analysis: Analysis, word_start: int) -> int:
-    """Return how many other finite words of the sentence read as past (a narrative in the past)."""
-    from tutor.a13.lexicon import lexicon
-
-    lex = lexicon()
-    n = 0
-    for w in analysis.words:
-        if w.start == word_start:
-            continue
-        readings = lex.get(w.norm)
-        if readings and any(r.kind in ("past", "bad_past") for r in readings) and not any(
-                r.kind in ("base", "present") for r in readings):
-            n += 1
-        elif not readings and len(w.norm) > 4 and w.norm.endswith("ed"):
-            n += 1  # a regular past of a verb outside the 20
-    return n
-
-
 def tense_counts(words, skip_start: int = -1) -> tuple[int, int]:
     """Return (past, present) counts of finite verb forms among `words` (analyser Words), skipping one."""
     from tutor.a13.lexicon import lexicon
@@ -131,7 +113,6 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[S
         groups.setdefault(o.end, []).append(o)
     slots: list[Slot] = []
     for end, options in sorted(groups.items()):
-        word_start = min(o.start for o in options)
         first = min(options, key=lambda o: o.start)
         keep_options = [o for o in options if not o.is_error]
         keep = keep_options[0] if keep_options else None
@@ -160,11 +141,12 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[S
         # Alternatives the rules leave open: a finite verb may be present or past whatever the time
         # words say; the model's reading of each corrected sentence is the evidence.
         finite = [o for o in options if o.rule in FINITE_RULES]
+        # the sentence's other finite verbs, by tense (evidence for a narrative's tense)
+        sent_past, sent_present = tense_counts(analysis.words, finite[0].start if finite else -1)
         if finite and not is_auxiliary_at(analysis, finite[0].start):
             o = finite[0]
             word_text = sentence[o.start:o.end]
             norm = word_text.lower()
-            narrative = _past_verbs_elsewhere(analysis, o.start)
             for tense in ("present simple", "past simple"):
                 cell = scope.cell(o.cell.verb, tense, o.cell.person)
                 if cell.key in seen:
@@ -176,13 +158,12 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[S
                 f = {"change": 1.0, "alt": 1.0, "fam_finite": 1.0,
                      "alt_past" if past else "alt_present": 1.0}
                 if past:
-                    f["alt_past_narrative"] = min(narrative, 3) / 3
+                    f["alt_past_narrative"] = min(sent_past, 3) / 3
                 etype = ("wrong_be" if o.cell.verb == "be" else "base_for_past") if past else (
                     "wrong_be" if o.cell.verb == "be" else "wrong_have" if o.cell.verb == "have"
                     else "missing_3sg_s" if o.cell.person == "3rd singular" else "wrong_3sg")
                 cands.append(Candidate(o.start, o.end, word_text, cell.correct_form, cell, True,
                                        cell.correct_form, etype, "alternative tense", f))
-        sent_past, sent_present = tense_counts(analysis.words, finite[0].start if finite else -1)
         for c in cands:
             if c.change and c.cell is not None and c.cell.tense in ("past simple", "present simple"):
                 key = "to_past" if c.cell.tense == "past simple" else "to_present"
@@ -191,5 +172,4 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[S
                 c.features[f"{key}_sent_past"] = min(sent_past, 3) / 3
                 c.features[f"{key}_sent_present"] = min(sent_present, 3) / 3
         slots.append(Slot(span_start, end, written, cands))
-        del word_start
     return slots
