@@ -19,11 +19,9 @@ def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, sett
     real_load = Tutor.load.__func__
 
     def slow_load(cls, *args, progress=None, **kwargs):
-        # the real load, after two seconds of reported progress: the close surely lands while it runs
-        for _ in range(40):
-            if progress:
-                progress(0.01, "starting")
-            time.sleep(0.05)
+        # two seconds before the real load reports anything: the close surely lands while it runs,
+        # and the job stops at its first progress report after it
+        time.sleep(2.0)
         return real_load(cls, *args, progress=progress, **kwargs)
 
     monkeypatch.setattr(Tutor, "load", classmethod(slow_load))
