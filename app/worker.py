@@ -161,6 +161,11 @@ def busy() -> bool:
     return bool(_live)
 
 
+def running() -> bool:
+    """Return True while a job has started on the pool's thread and not yet delivered its result."""
+    return any(job.started and not job.done for job in list(_live))
+
+
 def cancel_jobs() -> None:
     """Cancel every job: queued ones never start; running ones stop at their next `report()` (an engine
     call in progress, e.g. one llama.cpp step, still finishes). No callback of theirs runs afterwards."""

@@ -30,6 +30,8 @@ def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, sett
     window.show()
     guard = CloseGuard(window)
     assert worker.busy() and window.loading
+    # the pool's thread must have picked the load up: a job still queued is simply dropped by the close
+    qtbot.waitUntil(worker.running, timeout=10000)
     seen: list[bool] = []
     QTimer.singleShot(0, lambda: seen.append(worker.busy()))
     window.close()  # returns at once: the window hides, the load is cancelled
