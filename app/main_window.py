@@ -24,8 +24,8 @@ from app.views.practice import PracticeView
 from app.views.settings_dialog import SettingsDialog
 from app.views.teacher import TeacherView
 from tutor import __version__
+from tutor.catalogue import default_model_name
 from tutor.errors import InputError, StoreError
-from tutor.models import default_model_name
 from tutor.result import CorrectionResult
 
 log = logging.getLogger(__name__)

@@ -38,7 +38,7 @@ def tutor_engine():
 @pytest.fixture(scope="session")
 def default_model_path() -> Path:
     """Return the path of the bundled default GGUF."""
-    from tutor.models import resolve
+    from tutor.catalogue import resolve
 
     return resolve().path
 

@@ -21,9 +21,9 @@ from tutor.a13.analysis import analyse
 from tutor.a13.candidates import Answer, answers_for, select_options
 from tutor.a13.explain import explain, explain_candidate
 from tutor.a13.prompt import answer_json, render
-from tutor.correction import validate_output
+from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
-from tutor.models import ModelFile, resolve
+from tutor.output_contract import validate_output
 from tutor.result import CorrectionResult, Timings
 
 MAX_SENTENCE_CHARS = 1000

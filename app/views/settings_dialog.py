@@ -23,7 +23,7 @@ from app.errors import describe
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
 from app.worker import run_job
-from tutor.models import catalogue, default_model_name, resolve
+from tutor.catalogue import catalogue, default_model_name, resolve
 
 
 class SettingsDialog(QDialog):

@@ -159,7 +159,7 @@ def test_a_failed_save_still_shows_the_card(qtbot, make_window, engine, db_path)
 def test_a_native_crash_of_the_inference_library_is_a_banner_and_the_window_stays(
         qtbot, make_window, settings, tmp_path, monkeypatch):
     """llama.cpp crashing on this CPU (as AMX builds did) must not make the window vanish."""
-    from tutor.models import resolve
+    from tutor.catalogue import resolve
 
     monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(tmp_path))
     monkeypatch.setenv("GRAMMAR_TUTOR_TEST_NATIVE_CRASH", "1")

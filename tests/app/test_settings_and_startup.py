@@ -9,7 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app.main_window import MainWindow
-from tutor.models import resolve
+from tutor.catalogue import resolve
 
 
 def open_dialog(qtbot, window):

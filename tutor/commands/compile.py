@@ -48,9 +48,9 @@ def _read(path: str, what: str) -> str:
 
 def compile_grammar_for(args: argparse.Namespace) -> dict[str, Any]:
     """Compile what `args` names for the model's vocabulary; return the report (GrammarInputError)."""
+    from tutor.catalogue import resolve
     from tutor.engine.matcher import GrammarError
     from tutor.engine.vocab import load_vocabulary
-    from tutor.models import resolve
 
     texts = {"regex": args.regex} if args.regex is not None else {}
     if args.schema is not None:

@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def check_model(model: str | None) -> tuple[Check, object | None]:
     """Resolve the model and verify its sha256."""
+    from tutor.catalogue import resolve
     from tutor.errors import TutorError
-    from tutor.models import resolve
 
     try:
         mf = resolve(model)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tutor.correction import Abstention, Correction, OutputError, validate_output
+from tutor.output_contract import Abstention, Correction, OutputError, validate_output
 
 GOOD = {"original": "He goed home.", "verb": "go", "tense": "past simple", "person": "3rd singular",
         "correct_form": "went", "spanish": "fue"}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-import tutor.models as models
+import tutor.catalogue as models
 from tutor.errors import ModelError
 
 

@@ -1,0 +1,174 @@
+"""The model catalogue (`models/catalogue.json`): find a known GGUF offline and verify it by sha256."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tutor.errors import ModelError
+from tutor.resources import models_path
+
+GGUF_MAGIC = b"GGUF"
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """One catalogue entry."""
+
+    name: str
+    title: str
+    source: dict[str, Any]
+    sha256: str | None
+    licence: str
+    prompt_format: str
+    size_bytes: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """A GGUF file on disk, verified, with the catalogue entry it came from (if any)."""
+
+    path: Path
+    name: str
+    sha256: str
+    licence: str
+    prompt_format: str
+
+
+@cache
+def catalogue() -> dict[str, ModelEntry]:
+    """Return the catalogue's entries by name, in file order."""
+    raw = json.loads(models_path("catalogue.json").read_text(encoding="utf-8"))
+    entries = {}
+    for item in raw["models"]:
+        known = {"name", "title", "source", "sha256", "licence", "prompt_format", "size_bytes"}
+        entries[item["name"]] = ModelEntry(
+            name=item["name"],
+            title=item["title"],
+            source=item["source"],
+            sha256=item.get("sha256"),
+            licence=item["licence"],
+            prompt_format=item["prompt_format"],
+            size_bytes=item.get("size_bytes"),
+            extra={k: v for k, v in item.items() if k not in known},
+        )
+    return entries
+
+
+def default_model_name() -> str:
+    """Return the name of the bundled default model."""
+    return json.loads(models_path("catalogue.json").read_text(encoding="utf-8"))["default"]
+
+
+def _package_dir(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)  # locates without importing the package itself
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _cache_dir() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(os.environ.get("GRAMMAR_TUTOR_CACHE") or user_cache_dir("grammar-tutor"))
+
+
+def locate(entry: ModelEntry) -> Path:
+    """Return the GGUF path of a catalogue entry, assembling chunks into the cache if needed."""
+    src = entry.source
+    if src["kind"] == "package_file":
+        pkg = _package_dir(src["package"])
+        if pkg is None or not (pkg / src["file"]).is_file():
+            raise ModelError(
+                f"model {entry.name!r} is not installed: the package {src['package']!r} has no"
+                f" {src['file']!r}. Install it with: pip install {src.get('pip', src['package'])}"
+            )
+        return pkg / src["file"]
+    if src["kind"] == "chunks":
+        target = _cache_dir() / "models" / src["file"]
+        if target.is_file() and (entry.sha256 is None or file_sha256(target) == entry.sha256):
+            return target
+        parts = []
+        for package, rel in src["parts"]:
+            pkg = _package_dir(package)
+            if pkg is None or not (pkg / rel).is_file():
+                raise ModelError(
+                    f"model {entry.name!r} needs the package {package!r}, which is not installed."
+                    f" Install it with: pip install {src.get('pip', package)}"
+                )
+            parts.append(pkg / rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".part")
+        with tmp.open("wb") as out:
+            for part in parts:
+                with part.open("rb") as fh:
+                    while chunk := fh.read(1 << 22):
+                        out.write(chunk)
+        tmp.replace(target)
+        return target
+    raise ModelError(f"model {entry.name!r}: unknown source kind {src['kind']!r} in models/catalogue.json")
+
+
+@cache
+def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """Return the sha256 of a file (memoised per path, size and mtime)."""
+    st = path.stat()
+    return _sha256_cached(str(path), st.st_size, st.st_mtime_ns)
+
+
+def check_gguf(path: Path) -> None:
+    """Raise ModelError unless path is a readable file that starts with the GGUF magic."""
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}. Choose an existing .gguf file.")
+    if not path.is_file():
+        raise ModelError(f"model path is not a file: {path}")
+    try:
+        with path.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ModelError(f"cannot read model file {path}: {exc.strerror}") from exc
+    if magic != GGUF_MAGIC:
+        raise ModelError(f"{path} is not a GGUF model file (it does not start with 'GGUF').")
+
+
+def resolve(model: str | os.PathLike[str] | None = None) -> ModelFile:
+    """Return a verified model file: a catalogue name, a path to a local GGUF, or None for the default.
+
+    Catalogue models are checked against their sha256; a user's own GGUF is checked for its
+    magic bytes (its sha256 is computed and recorded).
+    """
+    name = default_model_name() if model is None else str(model)
+    entries = catalogue()
+    if name in entries:
+        entry = entries[name]
+        path = locate(entry)
+        check_gguf(path)
+        digest = file_sha256(path)
+        if entry.sha256 and digest != entry.sha256:
+            raise ModelError(
+                f"model {entry.name!r} at {path} fails its sha256 check (got {digest[:12]}…, expected"
+                f" {entry.sha256[:12]}…). The file is damaged: reinstall it with"
+                f" pip install --force-reinstall {entry.source.get('pip', '')}".rstrip()
+            )
+        return ModelFile(path, entry.name, digest, entry.licence, entry.prompt_format)
+    path = Path(name).expanduser()
+    check_gguf(path)
+    for entry in entries.values():
+        if entry.size_bytes == path.stat().st_size and entry.sha256 == file_sha256(path):
+            return ModelFile(path, entry.name, entry.sha256, entry.licence, entry.prompt_format)
+    return ModelFile(path, path.stem, file_sha256(path), "unknown (user-supplied file)", "chatml")
