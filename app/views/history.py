@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.labels import person_label, tense_label
-from app.models import HistoryModel
+from app.table_models import HistoryModel
 from app.views.flow import FlowLayout
 from tutor.scope import PERSONS, TENSES, load_scope
 

@@ -70,7 +70,7 @@ def test_search_box_finds_words_in_sentences(qtbot, make_window, filled_db):
 
 
 def test_long_histories_load_page_by_page(make_window, db_path, result_factory, monkeypatch):
-    from app.models import HistoryModel
+    from app.table_models import HistoryModel
 
     monkeypatch.setattr(HistoryModel, "PAGE", 10)
     with Store.open(db_path) as store:
