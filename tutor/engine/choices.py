@@ -2,7 +2,7 @@
 
 Used for per-request answer sets (the §A13 cells the sentence allows). The allowed tokens at a
 position are the vocabulary pieces that start at that position in some live string, found by
-dictionary lookups of its prefixes, so nothing is compiled per request.
+dictionary lookups of its prefixes (read once off the vocabulary trie), so nothing is compiled per request.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tutor.engine.matcher import NEG_INF, AllowedSet, Matcher, TokenRejected
+from tutor.engine.trie import TokenTrie, build_piece_trie
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +30,19 @@ class BiasedAllowedSet(AllowedSet):
 
 
 class PieceIndex:
-    """Vocabulary pieces by their bytes (several ids may spell the same bytes)."""
+    """Vocabulary pieces by their bytes (several ids may spell the same bytes), read off the vocabulary trie.
+
+    `by_bytes` maps a piece to its ids (ascending), `prefixes` holds every proper prefix of a piece (a
+    lookup can stop as soon as no longer piece can match) and `max_len` is the longest piece's length.
+    Pass the vocabulary's `trie` (tutor.engine.trie.token_trie) to share it; without one it is built
+    from `pieces`, leaving out `excluded`.
+    """
 
     def __init__(self, pieces: Sequence[bytes], excluded: set[int] | frozenset[int] = frozenset(),
-                 eog_ids: Sequence[int] = ()) -> None:
+                 eog_ids: Sequence[int] = (), *, trie: TokenTrie | None = None) -> None:
         self.pieces = list(pieces)
-        self.by_bytes: dict[bytes, list[int]] = {}
-        for tid, piece in enumerate(pieces):
-            if piece and tid not in excluded:
-                self.by_bytes.setdefault(piece, []).append(tid)
-        self.max_len = max((len(p) for p in self.by_bytes), default=1)
-        # every proper prefix of a piece: a lookup can stop as soon as no longer piece can match
-        self.prefixes = {p[:j] for p in self.by_bytes for j in range(1, len(p))}
+        trie = build_piece_trie(self.pieces, excluded) if trie is None else trie
+        self.by_bytes, self.prefixes, self.max_len = trie.piece_lists(self.pieces)
         self.eog_ids = np.asarray(sorted(eog_ids), dtype=np.int32)
 
 

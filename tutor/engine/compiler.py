@@ -36,6 +36,7 @@ from tutor.engine.dfa_matcher import (
 from tutor.engine.errors import GrammarError, SerialisedGrammarError
 from tutor.engine.limits import Limits
 from tutor.engine.matcher import Matcher
+from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
 __all__ = ["CompiledGrammar", "GrammarCompiler", "GrammarKind"]
@@ -205,5 +206,6 @@ class GrammarCompiler:
         """Return the vocabulary's pieces by bytes (built once per compiler), as choice matchers use them."""
         if self._piece_index is None:
             v = self.vocabulary
-            self._piece_index = PieceIndex(v.pieces, v.special_ids | v.eog_ids, eog_ids=sorted(v.eog_ids))
+            self._piece_index = PieceIndex(v.pieces, v.special_ids | v.eog_ids, eog_ids=sorted(v.eog_ids),
+                                           trie=token_trie(v, self.cache_dir, persist=self.cache_dir is not None))
         return self._piece_index

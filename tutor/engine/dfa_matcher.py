@@ -24,12 +24,14 @@ from tutor.engine.dfa import DFA, ClassDFA
 from tutor.engine.index import IndexArrays, build_index
 from tutor.engine.limits import Budget, Limits, short
 from tutor.engine.matcher import AllowedSet, GrammarError, TokenRejected
+from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
 # Part of every cache key, with a hash of the compiler's own source (see _code_version), so an
 # entry written by different compiler code is never loaded.
 ENGINE_VERSION = 2
-_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "dfa_matcher.py", "vocab.py", "limits.py")
+_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "trie.py", "dfa_matcher.py", "vocab.py",
+                     "limits.py")
 MAX_FORCED = 4096
 
 
@@ -227,7 +229,9 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
     t0 = time.perf_counter()
     dfa, families = build(budget)
     budget.states(dfa.n_states)
-    index = build_index(dfa, vocab, families, budget=budget)
+    # the trie goes to disk only with the grammar (use_cache): in cache_dir, else in the tutor's cache folder
+    trie = token_trie(vocab, cache_dir, persist=use_cache)
+    index = build_index(dfa, vocab, families, trie=trie, budget=budget)
     blob, offsets = forced_continuations(dfa)
     arrays = {
         "byte_class": dfa.byte_class,

@@ -1,6 +1,6 @@
 """The token index: for every DFA state, the set of token ids allowed there.
 
-Built by walking a byte trie of the vocabulary alongside the automaton, level by level with numpy,
+Built by walking the vocabulary's byte trie (trie.py) alongside the automaton, level by level with numpy,
 for all start states at once (a prefix shared by many tokens is stepped once per state). Counted
 string families (see json_schema) are walked once in collapsed form (the one-character automaton,
 counting characters) and then every (q, u) state's set is a slice of one array sorted by the
@@ -18,16 +18,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tutor.engine import cache
 from tutor.engine.json_schema import QUOTE, body_automaton
 from tutor.engine.limits import Budget
+from tutor.engine.trie import TokenTrie, token_trie
 
 if TYPE_CHECKING:
     from tutor.engine.dfa import ClassDFA
     from tutor.engine.json_schema import StringFamily
     from tutor.engine.vocab import Vocabulary
 
-TRIE_CACHE_VERSION = 1
 # Apply cost model (ns on the development machine, float32 logits): scattering -inf to banned ids
 # costs ~1 per id; the allowed form fills the array (~0.07 per vocabulary entry) then gathers and
 # scatters (~2 per id); a packed bitmask costs ~0.35 per vocabulary entry, whatever the density.
@@ -35,129 +34,6 @@ _NS_BANNED = 1.0
 _NS_ALLOWED = 2.0
 _NS_FILL = 0.075
 _NS_BITMASK = 0.35
-
-
-@dataclass(frozen=True, eq=False)
-class TokenTrie:
-    """A byte trie of the vocabulary's usable pieces, nodes in breadth-first order (root = 0).
-
-    Children of a node are contiguous: `child_start[n] : child_start[n] + child_count[n]`.
-    `node_token[n]` is the token whose piece ends at n (-1 if none); tokens with the same piece as
-    another are listed in `dup_canon` (the token in the trie) and `dup_ids` (the duplicate).
-    """
-
-    node_byte: np.ndarray
-    child_start: np.ndarray
-    child_count: np.ndarray
-    node_token: np.ndarray
-    dup_canon: np.ndarray
-    dup_ids: np.ndarray
-
-    @property
-    def n_nodes(self) -> int:
-        """Return the number of nodes, root included."""
-        return int(self.node_byte.shape[0])
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """Return the trie's arrays by field name."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-def build_trie(vocab: Vocabulary) -> TokenTrie:
-    """Return the byte trie of every token that can appear in text (not special, not eog, not empty)."""
-    usable = [i for i, p in enumerate(vocab.pieces) if p and i not in vocab.special_ids and i not in vocab.eog_ids]
-    usable.sort(key=vocab.pieces.__getitem__)
-    canon: list[int] = []
-    dup_canon: list[int] = []
-    dup_ids: list[int] = []
-    previous = None
-    for i in usable:
-        piece = vocab.pieces[i]
-        if piece == previous:
-            dup_canon.append(canon[-1])
-            dup_ids.append(i)
-        else:
-            canon.append(i)
-            previous = piece
-    n = len(canon)
-    empty = np.zeros(0, dtype=np.int64)
-    if n == 0:
-        root = np.zeros(1, dtype=np.int64)
-        return TokenTrie(np.zeros(1, np.uint8), root + 1, root, root - 1, empty, empty)
-    pieces = [vocab.pieces[i] for i in canon]
-    lens = np.fromiter(map(len, pieces), dtype=np.int64, count=n)
-    width = int(lens.max())
-    blob = np.frombuffer(b"".join(pieces), dtype=np.uint8)
-    offsets = np.concatenate([[0], np.cumsum(lens)[:-1]])
-    matrix = np.full((n, width), -1, dtype=np.int16)
-    for j in range(width):  # column by column: no [n, width] index matrix
-        rows = np.flatnonzero(lens > j)
-        matrix[rows, j] = blob[offsets[rows] + j]
-    lcp = np.zeros(n, dtype=np.int64)
-    if n > 1:
-        lcp[1:] = np.argmax(matrix[1:] != matrix[:-1], axis=1)
-    del matrix
-    # Node (i, d): the prefix of length d of piece i, created by the first piece that has it.
-    new = lens - lcp
-    first = np.concatenate([[0], np.cumsum(new)[:-1]])
-    total = int(new.sum())
-    node_i = np.repeat(np.arange(n), new)
-    node_d = lcp[node_i] + 1 + (np.arange(total) - first[node_i])
-    order = np.lexsort((node_i, node_d))
-    bfs = np.empty(total, dtype=np.int64)
-    bfs[order] = np.arange(1, total + 1)
-    # Parent of (i, d): (i, d-1) when i created it, else the node piece j made, where j is the
-    # closest earlier piece with lcp_j < lcp_i (the start of the run sharing that prefix).
-    lcp_list = lcp.tolist()
-    prev_smaller = [0] * n
-    stack: list[int] = []
-    for i, value in enumerate(lcp_list):
-        while stack and lcp_list[stack[-1]] >= value:
-            stack.pop()
-        prev_smaller[i] = stack[-1] if stack else 0
-        stack.append(i)
-    owner = np.array(prev_smaller, dtype=np.int64)
-    parent = np.zeros(total, dtype=np.int64)
-    deeper = node_d - 1 > lcp[node_i]
-    idx = np.flatnonzero(deeper)
-    parent[idx] = bfs[idx - 1]
-    idx = np.flatnonzero(~deeper & (node_d > 1))
-    j = owner[node_i[idx]]
-    parent[idx] = bfs[first[j] + (node_d[idx] - 1) - lcp[j] - 1]
-    n_nodes = total + 1
-    node_parent = np.zeros(n_nodes, dtype=np.int64)
-    node_parent[bfs] = parent
-    node_byte = np.zeros(n_nodes, dtype=np.uint8)
-    node_byte[bfs] = blob[offsets[node_i] + node_d - 1]
-    node_token = np.full(n_nodes, -1, dtype=np.int64)
-    ends = node_d == lens[node_i]
-    node_token[bfs[ends]] = np.asarray(canon, dtype=np.int64)[node_i[ends]]
-    child_count = np.bincount(node_parent[1:], minlength=n_nodes).astype(np.int64)
-    child_start = np.ones(n_nodes, dtype=np.int64)
-    child_start[1:] += np.cumsum(child_count)[:-1]
-    return TokenTrie(
-        node_byte, child_start, child_count, node_token,
-        np.asarray(dup_canon, dtype=np.int64), np.asarray(dup_ids, dtype=np.int64),
-    )
-
-
-_TRIES: dict[str, TokenTrie] = {}
-
-
-def token_trie(vocab: Vocabulary) -> TokenTrie:
-    """Return the vocabulary's trie: memoised in the process and cached on disk by vocab.sha256."""
-    trie = _TRIES.get(vocab.sha256)
-    if trie is not None:
-        return trie
-    entry = cache.entry_path("trie", f"{vocab.sha256}-v{TRIE_CACHE_VERSION}")
-    hit = cache.load(entry)
-    if hit is not None:
-        trie = TokenTrie(**hit[0])
-    else:
-        trie = build_trie(vocab)
-        cache.save(entry, trie.arrays(), {"vocab": vocab.sha256})
-    _TRIES[vocab.sha256] = trie
-    return trie
 
 
 def token_classes(dfa: ClassDFA, states: np.ndarray, depth: int) -> np.ndarray:

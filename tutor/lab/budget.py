@@ -132,7 +132,7 @@ class BudgetedMatcher:
     """A Matcher that also guarantees the sentence can end within `max_tokens` tokens."""
 
     def __init__(self, inner: Matcher, completion: Completion, vocab: Any, max_tokens: int) -> None:
-        from tutor.cfg.tokens import vocab_trie
+        from tutor.engine.trie import token_trie
 
         self.inner = inner
         self.completion = completion
@@ -140,7 +140,7 @@ class BudgetedMatcher:
         self.n_vocab = len(vocab.pieces)
         self.eog = np.array(sorted(vocab.eog_ids), dtype=np.int32)
         self.eog_set = frozenset(vocab.eog_ids)
-        self.trie = vocab_trie(vocab)
+        self.trie = token_trie(vocab)
         self.max_tokens = max_tokens
         self.interventions = 0
         self.reset()

@@ -96,9 +96,9 @@ def a13_examples() -> list[str]:
 
 def token_path(text: bytes, vocab: Any) -> list[int]:
     """Return a tokenization of text by longest match over the vocabulary's trie."""
-    from tutor.cfg.tokens import vocab_trie
+    from tutor.engine.trie import token_trie
 
-    trie = vocab_trie(vocab)
+    trie = token_trie(vocab)
     out, i = [], 0
     while i < len(text):
         node, best, best_len, j = 0, -1, 0, i
@@ -163,11 +163,11 @@ class Ours(Engine):
     """grammar-tutor: the family's matcher; AllowedSet.fill_bitmask copies the state's precomputed row."""
 
     def __init__(self, kind: str, source: str, vocab: Any) -> None:
-        from tutor.cfg.tokens import vocab_trie
         from tutor.engine.dfa_matcher import DFAGrammar, DFAMatcher
+        from tutor.engine.trie import token_trie
         from tutor.lab.families import load_family
 
-        vocab_trie(vocab)
+        token_trie(vocab)
         t0 = time.perf_counter()
         self.family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
         if isinstance(self.family.compiled, DFAGrammar):  # the DFA families hold every state's mask ready

@@ -17,9 +17,10 @@ import numpy as np
 
 from tutor.engine.cfg.grammar import Grammar, compile_grammar
 from tutor.engine.cfg.parser import ACCEPT, DEAD, PushdownParser
-from tutor.engine.cfg.tokens import NodeTokens, classify_node, vocab_trie
+from tutor.engine.cfg.tokens import NodeTokens, classify_node
 from tutor.engine.limits import Budget, Limits
 from tutor.engine.matcher import AllowedSet, TokenRejected
+from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
 MAX_FORCED = 256  # a forced continuation longer than this is handed out in pieces
@@ -45,7 +46,7 @@ class CompiledCFG:
         self.eog = np.array(sorted(vocab.eog_ids), dtype=np.int32)
         self.eog_set = frozenset(vocab.eog_ids)
         self.parser = PushdownParser(grammar)
-        self.trie = vocab_trie(vocab)
+        self.trie = token_trie(vocab)
         self.cache_depth = cache_depth
         self.cache_states = cache_states
         self._node_tokens: dict[int, NodeTokens] = {}
