@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
-from tutor.commands.correct import _dump, _open_store, run_jsonl
+from tutor.commands.correct import _dump, _open_store, learner_of, run_jsonl, unsaved
 from tutor.errors import InputError
 
 
@@ -26,23 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _save(store, result, learner: str | None) -> str | None:
-    if store is None:
-        return None
-    from tutor.errors import StoreError
-    from tutor.store import DEFAULT_LEARNER
-
-    try:
-        store.save_check(result, learner=learner or DEFAULT_LEARNER)
-    except StoreError as exc:
-        print(f"grammar-tutor: the findings were not saved: {exc}", file=sys.stderr, flush=True)
-        return str(exc)
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
     from tutor.api import Tutor, check_text
+    from tutor.tutoring import Tutoring
 
     if not args.jsonl:
         if args.file:
@@ -59,18 +45,19 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
         check_text(text)  # a bad text fails before the model loads
     store = _open_store(args)
-    tutor = Tutor.load(args.model, **tutor_kwargs(args))
+    tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
+    learner = learner_of(args)
     if not args.jsonl:
-        result = tutor.check(text)
-        print(_dump(result.to_dict()), flush=True)
-        return 1 if _save(store, result, args.learner) else 0
+        result = tutoring.tutor.check(text)
+        print(_dump(result.to_dict()), flush=True)  # printed first, then recorded
+        return 1 if unsaved(tutoring.record_check(result, learner=learner), "the findings were not saved") else 0
 
     def answer(value: Any) -> dict[str, Any]:
-        result = tutor.check(value)
-        out: dict[str, Any] = result.to_dict()
-        saved = _save(store, result, args.learner)
-        if saved is not None:
-            out["save_error"] = saved
+        done = tutoring.check(value, learner=learner)
+        out: dict[str, Any] = done.result.to_dict()
+        failed = unsaved(done, "the findings were not saved")
+        if failed is not None:
+            out["save_error"] = failed
         return out
 
     return run_jsonl("text", answer)

@@ -7,11 +7,15 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
 from tutor.commands.streams import describe_bad_bytes, lines
-from tutor.errors import InputError, StoreError, TutorError
+from tutor.errors import InputError, TutorError
+
+if TYPE_CHECKING:
+    from tutor.store import Store
+    from tutor.tutoring import Recorded
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _open_store(args: argparse.Namespace):
+def _open_store(args: argparse.Namespace) -> Store | None:
+    """Return the store to record in (--db, $GRAMMAR_TUTOR_DB, the data folder), or None with --no-save."""
     if args.no_save:
         return None
     from tutor.store import Store
@@ -36,18 +41,19 @@ def _open_store(args: argparse.Namespace):
     return Store.open(args.sub_db or getattr(args, "db", None))
 
 
-def _save(store, result, learner: str | None) -> str | None:
-    """Save a correction; return None, or the store's message when saving failed (the caller goes on)."""
+def learner_of(args: argparse.Namespace) -> str:
+    """Return the learner to record under: --learner, else the store's default learner."""
     from tutor.store import DEFAULT_LEARNER
 
-    if store is None:
+    return args.learner or DEFAULT_LEARNER
+
+
+def unsaved(done: Recorded[Any], what: str) -> str | None:
+    """Return None, or the store's message when recording failed (said on stderr after `what`; the caller goes on)."""
+    if done.save_error is None:
         return None
-    try:
-        store.save_correction(result, learner=learner or DEFAULT_LEARNER)
-    except StoreError as exc:
-        print(f"grammar-tutor: the correction was not saved: {exc}", file=sys.stderr, flush=True)
-        return str(exc)
-    return None
+    print(f"grammar-tutor: {what}: {done.save_error}", file=sys.stderr, flush=True)
+    return str(done.save_error)
 
 
 def _finite_or_text(literal: str) -> float | str:
@@ -84,29 +90,31 @@ def _dump(value: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
     from tutor.api import Tutor, check_sentence
+    from tutor.tutoring import Tutoring
 
     if not args.jsonl:
         if args.sentence is None:
             raise InputError("give a sentence to correct, or --jsonl to read JSON Lines from stdin")
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
     store = _open_store(args)
-    tutor = Tutor.load(args.model, **tutor_kwargs(args))
+    tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
+    learner = learner_of(args)
     if not args.jsonl:
-        result = tutor.correct(args.sentence)
-        unsaved = _save(store, result, args.learner)  # saved before printing: printed means on disk
-        print(_dump(result.output), flush=True)  # printed even when saving failed
+        done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk
+        failed = unsaved(done, "the correction was not saved")
+        print(_dump(done.result.output), flush=True)  # printed even when saving failed
         if args.stats:
-            print(json.dumps(result.timings.to_dict()), file=sys.stderr)
-        return 1 if unsaved else 0
+            print(json.dumps(done.result.timings.to_dict()), file=sys.stderr)
+        return 1 if failed else 0
 
     def answer(value: Any) -> dict[str, Any]:
-        result = tutor.correct(value)
-        out: dict[str, Any] = {"output": result.output}
+        done = tutoring.correct(value, learner=learner)
+        out: dict[str, Any] = {"output": done.result.output}
         if args.stats:
-            out["timings"] = result.timings.to_dict()
-        saved = _save(store, result, args.learner)
-        if saved is not None:
-            out["save_error"] = saved
+            out["timings"] = done.result.timings.to_dict()
+        failed = unsaved(done, "the correction was not saved")
+        if failed is not None:
+            out["save_error"] = failed
         return out
 
     return run_jsonl("original", answer)
