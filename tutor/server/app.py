@@ -151,7 +151,7 @@ def create_app(store: Store, pool: ModelPool, token: str) -> FastAPI:
     @v1.post("/check")
     async def check(body: CheckBody) -> dict[str, Any]:
         checked, _ = await run_model("check", body.text)
-        ids = await save(body, [records.finding_result(f, checked, pool.info) for f in checked.findings])
+        ids = await save(body, records.finding_results(checked, pool.info))
         out = checked.to_dict()
         for finding, row_id in zip(out["findings"], ids, strict=True):
             finding["id"] = row_id

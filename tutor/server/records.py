@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tutor.result import CorrectionResult, Timings
 from tutor.store import schema
 from tutor.store.bundle import learner_for_import
-from tutor.store.records import CORRECTION_COLUMNS, correction_row
+from tutor.store.records import CORRECTION_COLUMNS, check_results, correction_row
 
 if TYPE_CHECKING:
     from tutor.server.pool import ModelInfo
@@ -50,18 +50,10 @@ def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) 
     return added
 
 
-def finding_result(finding: Any, checked: Any, info: ModelInfo) -> CorrectionResult:
-    """Return one finding of a `Tutor.check` result as the row Store.save_check would store for it."""
-    output = {"original": finding.original, "verb": finding.verb, "tense": finding.tense, "person": finding.person,
-              "correct_form": finding.correct_form, "spanish": finding.spanish,
-              "confidence": round(finding.confidence, 4)}
-    return CorrectionResult(
-        original=finding.original, output=output, out_of_scope=False, is_correct=False,
-        confidence=finding.confidence, error_span=finding.written, error_start=finding.start,
-        error_end=finding.end, explanation_en=finding.explanation_en, explanation_es=finding.explanation_es,
-        timings=Timings(total_ms=checked.total_ms / max(len(checked.findings), 1)), model_name=info.name,
-        model_sha256=info.sha256, settings=dict(info.settings), kind="check", source_text=checked.text,
-        not_sure=not finding.sure)
+def finding_results(checked: Any, info: ModelInfo) -> list[CorrectionResult]:
+    """Return the findings of a `Tutor.check` result as the rows Store.save_check keeps, with the workers'
+    model sha256 and settings."""
+    return check_results(checked, model_sha256=info.sha256, settings=info.settings)
 
 
 def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from array import array
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from tutor.result import CorrectionResult
+from tutor.result import CorrectionResult, Timings
 
 Learner = str | int  # a learner's name or id
 
@@ -139,6 +139,24 @@ def correction_row(
         "source_text": result.source_text,
         "not_sure": int(bool(result.not_sure)),
     }
+
+
+def check_results(check: Any, *, model_sha256: str = "", settings: dict[str, Any] | None = None
+                  ) -> list[CorrectionResult]:
+    """Return each finding of a text check (tutor.text.check.CheckResult) as the correction row kept for it:
+    kind 'check', the whole text as `source_text`, `not_sure` below the threshold, the time shared out."""
+    per = check.total_ms / max(len(check.findings), 1)
+    rows = []
+    for f in check.findings:
+        output = {"original": f.original, "verb": f.verb, "tense": f.tense, "person": f.person,
+                  "correct_form": f.correct_form, "spanish": f.spanish, "confidence": round(f.confidence, 4)}
+        rows.append(CorrectionResult(
+            original=f.original, output=output, out_of_scope=False, is_correct=False, confidence=f.confidence,
+            error_span=f.written, error_start=f.start, error_end=f.end, explanation_en=f.explanation_en,
+            explanation_es=f.explanation_es, timings=Timings(total_ms=per), model_name=check.model_name,
+            model_sha256=model_sha256, settings=dict(settings or {}), kind="check", source_text=check.text,
+            not_sure=not f.sure))
+    return rows
 
 
 def pack_us(values: tuple[float, ...] | list[float]) -> bytes:

@@ -18,6 +18,7 @@ from tutor.store.paths import resolve_db_path
 from tutor.store.records import (
     CORRECTION_COLUMNS,
     Learner,
+    check_results,
     correction_row,
     history_row,
     pack_us,
@@ -178,18 +179,7 @@ class Store:
     def save_check(self, result: Any, *, learner: Learner) -> list[str]:
         """Save every finding of a text check (tutor.text.check.CheckResult) in one transaction, each with the
         text it came from; findings below the "not sure" threshold are marked so and left out of statistics."""
-        from tutor.result import CorrectionResult, Timings
-
-        rows = []
-        per = result.total_ms / max(len(result.findings), 1)
-        for f in result.findings:
-            output = {"original": f.original, "verb": f.verb, "tense": f.tense, "person": f.person,
-                      "correct_form": f.correct_form, "spanish": f.spanish, "confidence": round(f.confidence, 4)}
-            rows.append(CorrectionResult(
-                original=f.original, output=output, out_of_scope=False, is_correct=False, confidence=f.confidence,
-                error_span=f.written, error_start=f.start, error_end=f.end, explanation_en=f.explanation_en,
-                explanation_es=f.explanation_es, timings=Timings(total_ms=per), model_name=result.model_name,
-                kind="check", source_text=result.text, not_sure=not f.sure))
+        rows = check_results(result)
         return self.save_corrections(rows, learner=learner) if rows else []
 
     def save_dated(self, items: Iterable[tuple[CorrectionResult, datetime | None]], *, learner: Learner,
