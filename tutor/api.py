@@ -232,41 +232,27 @@ class Tutor:
         """Return every verb finding of a whole text (up to 2,000 characters), with sentence spans and notes."""
         from tutor.a13.explain import explain_candidate
         from tutor.text.check import Checked, CheckResult, Finding
-        from tutor.text.notes import notes_for
-        from tutor.text.sentences import context_before, split_sentences
+        from tutor.text.sentences import split_sentences
+        from tutor.text.walk import walk_text
 
         t0 = time.perf_counter_ns()
         text = check_text(text)
         spans = split_sentences(text)
         result = CheckResult(text, spans, model_name=self.model.name)
         sure_at = not_sure_threshold()
-        for k, (a, b) in enumerate(spans):
-            if progress:
-                progress(k, len(spans))
-            sentence = text[a:b]
-            notes = notes_for(sentence, a)
-            result.notes.extend(notes)
-            analysis = analyse(sentence)
-            if analysis.abstain:
-                continue
-            context, earlier = context_before(text, spans, k)
-            judged = self.judge(sentence, analysis, context=context, tense_context=earlier)
-            for v in judged.verdicts:
-                slot = v.slot
-                result.checked.append(Checked(a + slot.start, a + slot.end, slot.written))
-                best, p = v.best, v.probability
-                if not best.change or best.cell is None or v.probability_of_no_change() >= 0.5:
-                    continue
+        for js in walk_text(self, text, spans, progress):
+            result.notes.extend(js.notes)
+            a = js.start
+            for v in js.verdicts:
+                result.checked.append(Checked(a + v.slot.start, a + v.slot.end, v.slot.written))
+            for v, best in js.finding_choices():
+                p = v.probability
                 lo, hi = a + best.start, a + best.end
-                if any(n.start < hi and lo < n.end for n in notes):
-                    continue  # a pattern outside §A13's labels: the note says what it is, no fix
                 en, es = explain_candidate(best)
                 cell = best.cell
                 result.findings.append(Finding(
-                    sentence, cell.verb, cell.tense, cell.person, best.correct_form or cell.correct_form,
+                    js.sentence, cell.verb, cell.tense, cell.person, best.correct_form or cell.correct_form,
                     cell.spanish[0], lo, hi, text[lo:hi], p, en, es, sure=p >= sure_at))
-        if progress:
-            progress(len(spans), len(spans))
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result
 

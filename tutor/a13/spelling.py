@@ -1,4 +1,7 @@
-"""Misspelled forms of the 20 verbs: a non-word close to exactly one right form ('finised', 'wirte')."""
+"""Misspelled forms of the 20 verbs: a non-word close to one right form ('finised', 'wirte').
+
+When several forms are equally near, the one that ends as the written word does wins: the last
+letter carries the inflection ('lookd' is 'looked', not 'look' or 'looks')."""
 
 from __future__ import annotations
 
@@ -23,7 +26,9 @@ def _right_forms() -> tuple[str, ...]:
 
 
 def nearest_form(word: str) -> str | None:
-    """Return the one form of the 20 that `word` misspells, or None (a real word, or no single match)."""
+    """Return the one form of the 20 that `word` misspells, or None (a real word, or no single match).
+
+    Ties between equally near forms are broken by the last letter; a tie that remains gives None."""
     if len(word) < 4 or not word.isalpha() or not word.isascii():
         return None
     limit = 2 if len(word) >= 7 else 1
@@ -37,6 +42,8 @@ def nearest_form(word: str) -> str | None:
             best, best_d = [form], d
         elif d == best_d:
             best.append(form)
+    if len(best) > 1:
+        best = [f for f in best if f[-1] == word[-1]]
     if len(best) != 1 or best_d > limit:
         return None
     if _known_words().known([word]):

@@ -87,20 +87,16 @@ def cases_for(tutor, items: list[dict], source: str):
 
 def _text_cases(tutor, item: dict, source: str):
     """Return (cases, misses) for a labelled text: gold from the labelled errors' offsets."""
-    from tutor.a13.analysis import analyse
-    from tutor.text.sentences import context_before, split_sentences
+    from tutor.text.sentences import split_sentences
+    from tutor.text.walk import walk_text
 
     text = item["text"]
-    spans = split_sentences(text)
     cases, misses = [], 0
-    for k, (a, b) in enumerate(spans):
-        sentence = text[a:b]
-        analysis = analyse(sentence)
-        if analysis.abstain:
+    for js in walk_text(tutor, text, split_sentences(text)):
+        if not js.verdicts:
             continue
-        context, earlier = context_before(text, spans, k)
 
-        def gold_of(slot, a=a):
+        def gold_of(slot, a=js.start):
             lo, hi = a + slot.start, a + slot.end
             for e in item["errors"]:
                 if e["start"] < hi and lo < e["end"]:
@@ -109,8 +105,7 @@ def _text_cases(tutor, item: dict, source: str):
                                  if c.change and c.cell is not None and c.cell.key == key), None)
             return 0
 
-        more, missed = _cases(tutor.judge(sentence, analysis, context=context, tense_context=earlier), gold_of,
-                              source)
+        more, missed = _cases(js, gold_of, source)
         cases += more
         misses += missed
     return cases, misses

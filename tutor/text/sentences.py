@@ -51,11 +51,3 @@ def _repair(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         cursor = b
     return fixed
 
-
-def context_before(text: str, spans: list[tuple[int, int]], k: int) -> tuple[str, str]:
-    """Return (the sentence before sentence k, the two sentences before it): what the judge's model
-    reads first, and where it counts the narrative's tenses."""
-    if k == 0:
-        return "", ""
-    context = text[spans[k - 1][0]:spans[k - 1][1]]
-    return context, (text[spans[k - 2][0]:spans[k - 1][1]] if k > 1 else context)

@@ -1,0 +1,40 @@
+"""A text is judged in order, each sentence after the previous one as corrected so far (real model)."""
+
+import pytest
+
+from tutor.text.sentences import split_sentences
+from tutor.text.walk import walk_text
+
+pytestmark = pytest.mark.model
+
+TEXT = ("Yesterday my brother eated a whole pizza. Then he watch a film with me. "
+        "We are agree that it was great.")
+
+
+def test_each_sentence_reads_the_previous_one_corrected(tutor_engine, monkeypatch):
+    seen: list[str] = []
+    real_judge = tutor_engine.judge
+
+    def recording_judge(sentence, analysis=None, context="", tense_context=None):
+        seen.append(context)
+        return real_judge(sentence, analysis, context=context, tense_context=tense_context)
+
+    monkeypatch.setattr(tutor_engine, "judge", recording_judge)
+    judged = list(walk_text(tutor_engine, TEXT, split_sentences(TEXT)))
+    assert [j.sentence for j in judged] == ["Yesterday my brother eated a whole pizza.",
+                                           "Then he watch a film with me.", "We are agree that it was great."]
+    assert seen[0] == ""
+    assert judged[0].corrected() == "Yesterday my brother ate a whole pizza."
+    assert seen[1] == "Yesterday my brother ate a whole pizza."  # the model never reads "eated" again
+    assert judged[1].corrected() == "Then he watched a film with me."
+    assert seen[2] == "Then he watched a film with me."
+    # a note's pattern (be + agree) is not a §A13 correction: the sentence stays as written
+    assert judged[2].corrected() == judged[2].sentence
+
+
+def test_findings_are_the_changes_more_likely_than_no_change(tutor_engine):
+    judged = list(walk_text(tutor_engine, TEXT, split_sentences(TEXT)))
+    for j in judged:
+        for v, c in j.finding_choices():
+            assert c.change and c.cell is not None
+            assert v.probability_of_no_change() < 0.5

@@ -1,0 +1,84 @@
+"""A text judged sentence by sentence, in order, as `Tutor.check` and `judge-fit` both read it.
+
+The model reads each sentence after the one before it. It reads that sentence *as corrected so far*:
+a learner's error left in the context (*he watch videos … I hope he listen*) makes the erroneous
+pattern look likely again, so the previous sentence's findings are applied before it is read. The
+narrative's tense counts come from the two previous sentences, corrected the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from tutor.a13.analysis import Analysis, analyse
+from tutor.judge.judge import SlotVerdict
+from tutor.judge.slots import Candidate
+from tutor.text.notes import Note, notes_for
+
+
+@dataclass(frozen=True)
+class JudgedSentence:
+    """One sentence of a text: where it starts, its notes, its analysis and the judge's verdicts."""
+
+    index: int
+    start: int
+    sentence: str
+    notes: list[Note]
+    analysis: Analysis
+    verdicts: list[SlotVerdict]
+    lm: dict
+
+    def finding_choices(self) -> list[tuple[SlotVerdict, Candidate]]:
+        """Return the (verdict, candidate) pairs that become findings (see `finding_choice`)."""
+        out = []
+        for v in self.verdicts:
+            c = finding_choice(v, self.notes, self.start)
+            if c is not None:
+                out.append((v, c))
+        return out
+
+    def corrected(self) -> str:
+        """Return the sentence with its findings applied (right to left, so offsets hold)."""
+        text = self.sentence
+        for _, c in sorted(self.finding_choices(), key=lambda vc: -vc[1].start):
+            text = c.apply(text)
+        return text
+
+
+def finding_choice(v: SlotVerdict, notes: list[Note], offset: int) -> Candidate | None:
+    """Return the slot's correction if it is one: the best reading is a change of a §A13 cell, the
+    slot is more likely wrong than right, and no note (a pattern outside §A13's labels) covers it."""
+    best = v.best
+    if not best.change or best.cell is None or v.probability_of_no_change() >= 0.5:
+        return None
+    lo, hi = offset + best.start, offset + best.end
+    if any(n.start < hi and lo < n.end for n in notes):
+        return None
+    return best
+
+
+def walk_text(tutor, text: str, spans: list[tuple[int, int]],
+              progress: Callable[[int, int], None] | None = None) -> Iterator[JudgedSentence]:
+    """Yield each sentence of `text` judged, in order, with the corrected previous sentence as context.
+
+    Sentences the analyser abstains on are yielded with no verdicts (they still count as context).
+    """
+    corrected: list[str] = []
+    for k, (a, b) in enumerate(spans):
+        if progress:
+            progress(k, len(spans))
+        sentence = text[a:b]
+        notes = notes_for(sentence, a)
+        analysis = analyse(sentence)
+        context = corrected[-1] if corrected else ""
+        earlier = " ".join(corrected[-2:])
+        if analysis.abstain:
+            judged = JudgedSentence(k, a, sentence, notes, analysis, [], {})
+        else:
+            j = tutor.judge(sentence, analysis, context=context, tense_context=earlier)
+            judged = JudgedSentence(k, a, sentence, notes, analysis, list(j.verdicts), j.lm)
+        corrected.append(judged.corrected())
+        yield judged
+    if progress:
+        progress(len(spans), len(spans))
