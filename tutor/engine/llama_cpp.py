@@ -1,4 +1,4 @@
-"""The engine's one bridge to llama-cpp-python: the vocabulary of a model, and a logits processor.
+"""The engine's one bridge to llama-cpp-python: a model's vocabulary, a logits processor, and the low-level loop.
 
 This is the only module of tutor.engine that imports `llama_cpp`. Use it as:
 
@@ -7,19 +7,26 @@ This is the only module of tutor.engine that imports `llama_cpp`. Use it as:
 
     compiled = GrammarCompiler(Vocabulary.from_llama(llm)).compile_regex("[0-9]{3}-[0-9]{4}")
     llm.create_completion(prompt, logits_processor=[LogitsProcessor(compiled)])
+
+or, with jump-forward through forced bytes and per-step timings, the low-level loop of tutor.engine.decode
+over the model's own context:
+
+    generation = generate(llm, llm.tokenize(prompt.encode()), compiled)   # generation.text, .mask_ns, ...
 """
 
 from __future__ import annotations
 
 import ctypes
 import re
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tutor.engine.errors import VocabularyError
+from tutor.engine.decode import Decoder, EvalStats, Generation
+from tutor.engine.errors import EngineError, VocabularyError
 from tutor.engine.matcher import NEG_INF, Matcher
 
 if TYPE_CHECKING:
@@ -27,7 +34,7 @@ if TYPE_CHECKING:
 
     from tutor.engine.compiler import CompiledGrammar
 
-__all__ = ["LogitsProcessor", "gguf_token_table", "token_table"]
+__all__ = ["LlamaContext", "LogitsProcessor", "generate", "gguf_token_table", "token_table"]
 
 # llama.cpp token attributes (enum llama_token_attr)
 ATTR_UNKNOWN = 1 << 0
@@ -138,3 +145,156 @@ class LogitsProcessor:
             logits[self._eog] = kept
             return logits
         return self.matcher.allowed().apply(logits)
+
+
+class LlamaContext:
+    """A llama_cpp.Llama's context driven through the low-level API: prefix-aware evaluation, zero-copy logits.
+
+    It keeps the tokens currently in the KV cache, so a request that shares a prefix with the previous
+    one re-evaluates only what differs. It implements tutor.engine.decode.TokenModel. The Llama's own
+    generation (create_completion) may be used on the same object in between: each side notices that
+    the other changed the cache and starts it afresh. `error` is the exception type raised when the
+    context is too small or llama_decode fails.
+    """
+
+    error: type[Exception] = EngineError
+
+    def __init__(self, llm: Llama, *, n_batch: int = 512) -> None:
+        lib = _import_llama_cpp()
+        self.llm = llm
+        self.ctx = llm._ctx.ctx
+        self.vocab_ptr = llm._model.vocab
+        self.memory = lib.llama_get_memory(self.ctx)
+        self.n_vocab = llm.n_vocab()
+        self.n_ctx = llm.n_ctx()
+        self.eos = lib.llama_vocab_eos(self.vocab_ptr)
+        self.add_bos = bool(lib.llama_vocab_get_add_bos(self.vocab_ptr))
+        self.bos = lib.llama_vocab_bos(self.vocab_ptr)
+        self._batch_cap = n_batch
+        self._batch = lib.llama_batch_init(self._batch_cap, 0, 1)
+        self.kv_tokens: list[int] = []
+        self.stats = EvalStats()
+        self._piece_cache: dict[int, bytes] = {}
+
+    def free(self) -> None:
+        """Free the batch (the Llama stays open: it belongs to the caller)."""
+        if self._batch is not None:
+            _import_llama_cpp().llama_batch_free(self._batch)
+            self._batch = None
+
+    # -- tokens ---------------------------------------------------------------------------------
+    def tokenize(self, data: bytes, *, bos: bool = False, special: bool = False) -> list[int]:
+        """Return the model's canonical tokenization of data."""
+        return self.llm.tokenize(data, add_bos=bos and self.add_bos, special=special)
+
+    def piece(self, token: int) -> bytes:
+        """Return the bytes a token adds to generated text."""
+        cached = self._piece_cache.get(token)
+        if cached is None:
+            lib = _import_llama_cpp()
+            buf = ctypes.create_string_buffer(64)
+            n = lib.llama_token_to_piece(self.vocab_ptr, token, buf, 64, 0, False)
+            if n < 0:
+                buf = ctypes.create_string_buffer(-n)
+                n = lib.llama_token_to_piece(self.vocab_ptr, token, buf, -n, 0, False)
+            cached = buf.raw[:n]
+            self._piece_cache[token] = cached
+        return cached
+
+    def is_eog(self, token: int) -> bool:
+        """Return True for end-of-generation tokens."""
+        return bool(_import_llama_cpp().llama_vocab_is_eog(self.vocab_ptr, token))
+
+    # -- evaluation -----------------------------------------------------------------------------
+    def _decode(self, tokens: list[int], start: int, logits_for: str) -> None:
+        """Evaluate tokens at positions start.. in chunks; logits_for is 'last', 'all' or 'none'."""
+        lib = _import_llama_cpp()
+        for off in range(0, len(tokens), self._batch_cap):
+            chunk = tokens[off: off + self._batch_cap]
+            b = self._batch
+            n = len(chunk)
+            last_chunk = off + n == len(tokens)
+            for i, tok in enumerate(chunk):
+                b.token[i] = tok
+                b.pos[i] = start + off + i
+                b.n_seq_id[i] = 1
+                b.seq_id[i][0] = 0
+                b.logits[i] = logits_for == "all" or (logits_for == "last" and last_chunk and i == n - 1)
+            b.n_tokens = n
+            t0 = time.perf_counter_ns()
+            rc = lib.llama_decode(self.ctx, b)
+            self.stats.ns += time.perf_counter_ns() - t0
+            self.stats.calls += 1
+            self.stats.tokens += n
+            if rc != 0:
+                raise self.error(f"the model failed to evaluate {n} tokens (llama_decode returned {rc})")
+
+    def _claim(self) -> None:
+        """Take the cache back from the Llama's own generation, if it ran since our last call."""
+        if self.llm.n_tokens:  # create_completion evaluated tokens: our record of the cache is stale
+            _import_llama_cpp().llama_memory_seq_rm(self.memory, 0, 0, -1)
+            self.kv_tokens.clear()
+            self.llm.n_tokens = 0  # and its record too: its next call evaluates from the start
+
+    def _trim(self, keep: int) -> None:
+        self._claim()
+        if keep < len(self.kv_tokens):
+            _import_llama_cpp().llama_memory_seq_rm(self.memory, 0, keep, -1)
+            del self.kv_tokens[keep:]
+
+    def set_context(self, tokens: list[int]) -> int:
+        """Make the KV cache hold exactly `tokens`, with logits for the last one; return tokens evaluated.
+
+        The longest common prefix with what is cached already is kept and not re-evaluated.
+        """
+        if len(tokens) >= self.n_ctx:
+            raise self.error(f"the prompt needs {len(tokens)} tokens but the context holds {self.n_ctx}")
+        self._claim()
+        common = 0
+        for a, b in zip(self.kv_tokens, tokens, strict=False):
+            if a != b:
+                break
+            common += 1
+        common = min(common, len(tokens) - 1)  # the last token is re-evaluated to get its logits
+        self._trim(common)
+        rest = tokens[common:]
+        self._decode(rest, common, "last")
+        self.kv_tokens.extend(rest)
+        return len(rest)
+
+    def append(self, tokens: list[int], *, logits_for: str = "last") -> None:
+        """Evaluate tokens after what is in the cache."""
+        self._claim()
+        if len(self.kv_tokens) + len(tokens) >= self.n_ctx:
+            raise self.error("the output does not fit in the model's context window")
+        self._decode(tokens, len(self.kv_tokens), logits_for)
+        self.kv_tokens.extend(tokens)
+
+    def logits(self, i: int = -1) -> np.ndarray:
+        """Return a zero-copy float32 view of the logits of output row i (-1: the last one)."""
+        ptr = _import_llama_cpp().llama_get_logits_ith(self.ctx, i)
+        return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
+
+    def all_logits(self, n_rows: int) -> np.ndarray:
+        """Return a zero-copy (n_rows, n_vocab) view of the logits of the last batch (logits_for='all')."""
+        ptr = _import_llama_cpp().llama_get_logits(self.ctx)
+        return np.ctypeslib.as_array(ptr, shape=(n_rows, self.n_vocab))
+
+
+def generate(llm: Llama | LlamaContext, prompt: list[int], compiled: CompiledGrammar | None, *,
+             temperature: float = 0.0, seed: int | None = None, max_tokens: int = 256,
+             jump_forward: bool = True) -> Generation:
+    """Decode after the prompt's token ids under `compiled` (None: unconstrained) with the engine's own loop.
+
+    Forced bytes are fed without sampling (jump-forward); the result has the text, the tokens (and which
+    were forced) and the time of the forward passes and of each mask. Pass a LlamaContext to keep its
+    KV cache between calls (a prompt prefix is then evaluated once).
+    """
+    context = llm if isinstance(llm, LlamaContext) else LlamaContext(llm)
+    try:
+        matcher = compiled.matcher() if compiled is not None else None
+        return Decoder(context).generate(prompt, matcher, temperature=temperature, seed=seed,
+                                         max_tokens=max_tokens, jump_forward=jump_forward)
+    finally:
+        if context is not llm:
+            context.free()

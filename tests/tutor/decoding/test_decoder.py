@@ -76,6 +76,18 @@ def test_timings_are_recorded(tutor_engine):
     assert json.loads(json.dumps(t.to_dict()))["tokens_forced"] == t.tokens_forced
 
 
+def test_a_decode_that_cannot_finish_raises_the_tutors_error(tutor_engine):
+    from tutor.decoding.decoder import DecodeError
+    from tutor.engine.decode import DecodeError as EngineDecodeError
+    from tutor.engine.dfa_matcher import DFAMatcher
+    from tutor.errors import TutorError
+
+    prompt = tutor_engine.llm.tokenize(b"Answer in JSON:", bos=True)
+    with pytest.raises(DecodeError, match="within 4 tokens") as info:
+        tutor_engine.decoder.generate(prompt, DFAMatcher(tutor_engine.schema_grammar()), max_tokens=4)
+    assert isinstance(info.value, TutorError) and isinstance(info.value, EngineDecodeError)
+
+
 # last: its prompt replaces the few-shot prefix in the KV cache, which the tests above reuse
 def test_unconstrained_decoding_runs_and_stops(tutor_engine):
     model = tutor_engine.llm
