@@ -340,7 +340,7 @@ class Tutor:
             from tutor.resources import grammar_path
 
             schema = json.loads(grammar_path("a13.schema.json").read_text(encoding="utf-8"))
-            self._schema_grammar = compile_json_schema(schema, self.vocab)
+            self._schema_grammar = compile_json_schema(schema, self.vocab, property_order="declared")
         return self._schema_grammar
 
     def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:

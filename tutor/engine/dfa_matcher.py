@@ -31,7 +31,7 @@ from tutor.engine.vocab import Vocabulary
 # entry written by different compiler code is never loaded.
 ENGINE_VERSION = 2
 _COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "trie.py", "dfa_matcher.py", "vocab.py",
-                     "limits.py")
+                     "limits.py", "schema_compiler.py", "schema_keywords.py", "schema_merge.py", "schema_numbers.py")
 MAX_FORCED = 4096
 
 
@@ -266,26 +266,29 @@ def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
 
 def compile_json_schema(
     schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True,
-    limits: Limits | None = None, cache_dir: Path | None = None,
+    limits: Limits | None = None, cache_dir: Path | None = None, property_order: str = "any",
+    strict: bool = False, free_depth: int = 3,
 ) -> DFAGrammar:
     """Return the compiled grammar of JSON texts valid under `schema` (a dict or JSON text).
 
     whitespace: at most this many bytes of whitespace between JSON tokens (default none).
-    Raises GrammarError for what the subset does not support (and for JSON text that does not
+    property_order, strict, free_depth: the narrowings, off by default (json_schema.schema_to_automaton).
+    Raises GrammarError for what the compiler does not support (and for JSON text that does not
     parse), and LimitExceeded (a GrammarError) past `limits`.
     """
     from tutor.engine.json_schema import schema_to_automaton
 
     parsed = parse_schema_text(schema) if isinstance(schema, str) else schema
     try:
-        source = json.dumps({"schema": parsed, "whitespace": whitespace}, ensure_ascii=False,
-                            separators=(",", ":"))
+        source = json.dumps({"schema": parsed, "whitespace": whitespace, "property_order": property_order,
+                             "strict": strict, "free_depth": free_depth}, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
         raise GrammarError(f"the schema cannot be written as JSON ({exc})") from None
     budget = Budget(limits, subject="the schema")
 
     def build(budget: Budget) -> tuple[ClassDFA, tuple]:
-        automaton = schema_to_automaton(parsed, whitespace, budget=budget)
+        automaton = schema_to_automaton(parsed, whitespace, budget=budget, property_order=property_order,
+                                        strict=strict, free_depth=free_depth)
         return automaton.automaton, automaton.families
 
     return _compile("json", source, vocab, build, use_cache, budget, cache_dir)

@@ -97,7 +97,8 @@ def load_family(name_or_path: str | Path, vocab: Any, *, use_cache: bool = True)
         from tutor.engine.dfa_matcher import compile_json_schema
 
         schema = json.loads(path.read_text(encoding="utf-8"))
-        compiled = compile_json_schema(schema, vocab, use_cache=use_cache)
+        # declared property order: the tutor's schemas are written in it, and the peers compile it so
+        compiled = compile_json_schema(schema, vocab, use_cache=use_cache, property_order="declared")
         judge = schema_judge(schema)
         new_matcher = compiled.matcher
     compile_ms = (time.perf_counter() - t0) * 1e3

@@ -94,7 +94,7 @@ def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
     """Return a13 compiled for the default model's vocabulary (no disk cache)."""
     from tutor.engine.dfa_matcher import compile_json_schema
 
-    return compile_json_schema(a13_schema, smol_vocab, use_cache=False)
+    return compile_json_schema(a13_schema, smol_vocab, use_cache=False, property_order="declared")
 
 
 @pytest.fixture(scope="session")

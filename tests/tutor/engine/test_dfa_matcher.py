@@ -12,7 +12,7 @@ from tutor.engine.vocab import Vocabulary
 
 @pytest.fixture(scope="module")
 def grammar(small_vocab: Vocabulary, a13_schema: dict):
-    return compile_json_schema(a13_schema, small_vocab, use_cache=False)
+    return compile_json_schema(a13_schema, small_vocab, use_cache=False, property_order="declared")
 
 
 def token(vocab: Vocabulary, piece: bytes) -> int:

@@ -29,7 +29,7 @@ def compact(value: object, ascii_only: bool = False) -> bytes:
 
 @pytest.fixture(scope="module")
 def a13_dfa(a13_schema: dict):
-    return schema_to_dfa(a13_schema)
+    return schema_to_dfa(a13_schema, property_order="declared")
 
 
 def test_a13_accepts_valid_outputs(a13_dfa, a13_schema) -> None:
@@ -163,7 +163,7 @@ instances = st.fixed_dictionaries(
 
 @pytest.fixture(scope="module")
 def features_dfa():
-    return schema_to_dfa(FEATURES)
+    return schema_to_dfa(FEATURES, property_order="declared")  # ten properties: any order would need 2^10 subsets
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -186,27 +186,25 @@ def test_accepted_texts_are_schema_valid(features_dfa, value: dict, cut: int, in
 @pytest.mark.parametrize(
     ("schema", "message"),
     [
-        ({"type": "object", "properties": {"x": {"type": "string", "patternProperties": {}}}},
-         "unsupported keyword 'patternProperties' at /properties/x"),
-        ({"type": "string", "format": "date"}, "unsupported keyword 'format' at the root"),
-        ({"anyOf": [{"type": "string"}]}, "unsupported keyword 'anyOf' at the root"),
-        ({"type": "integer", "minimum": 1}, "unsupported keyword 'minimum' at the root"),
+        ({"type": "object", "properties": {"x": {"type": "string", "not": {"const": ""}}}},
+         "unsupported keyword 'not' at /properties/x"),
+        ({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+         "oneOf branches 0 and 1 may both match one value"),
+        ({"type": "number", "minimum": 0.5}, "a non-integral bound (0.5) on a number is not supported at the root"),
         ({"type": "array", "items": {"type": "string"}, "uniqueItems": True},
          "unsupported keyword 'uniqueItems' at the root"),
         ({"type": "object", "properties": {"a/b": {"type": "object", "properties": {"c~": {"not": {}}}}}},
          "unsupported keyword 'not' at /properties/a~1b/properties/c~0"),
-        ({"type": "array", "items": {"type": "string", "prefixItems": []}},
-         "unsupported keyword 'prefixItems' at /items"),
+        ({"type": "array", "items": [{"type": "string"}]}, "'items' as a list is draft 2019-09 syntax"),
         ({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}},
          "recursive $ref '#/$defs/a' is not supported at /$defs/b"),
         ({"$ref": "other.json#/x"}, "only local $ref ('#/...') is supported, not 'other.json#/x' at the root"),
         ({"$ref": "#/$defs/missing"}, "$ref '#/$defs/missing' does not resolve at the root"),
+        ({"$ref": "#node"}, "$ref to an anchor ('#node') is not supported"),
         ({"$ref": "#/$defs/a", "type": "string", "$defs": {"a": {"type": "null"}}},
-         "keyword 'type' beside '$ref' is not supported; move it into the referenced schema at the root"),
-        ({}, "schema has no 'type', 'enum', 'const' or '$ref'"),
-        ({"type": "object", "properties": {"a": True}}, "boolean schema is not supported; write an object"
-         " schema at /properties/a"),
-        ({"type": "object", "properties": {"a": []}}, "a schema must be an object, not list at /properties/a"),
+         "the schema accepts no JSON value"),
+        ({"type": "object", "properties": {"a": []}}, "a schema must be an object or a boolean, not list at"
+         " /properties/a"),
         ({"type": "date"}, "unknown type 'date' at the root"),
         ({"type": []}, "'type' must be a type name or a non-empty list of names at the root"),
         ({"type": "string", "minLength": 5, "maxLength": 2}, "maxLength 2 is below minLength 5 at the root"),
@@ -214,15 +212,11 @@ def test_accepted_texts_are_schema_valid(features_dfa, value: dict, cut: int, in
         ({"type": "string", "minLength": 1.5}, "'minLength' must be a non-negative integer, not 1.5"),
         ({"type": "array", "items": {"type": "null"}, "minItems": 3, "maxItems": 1},
          "maxItems 1 is below minItems 3 at the root"),
-        ({"type": "array"}, "an array needs 'items' (a schema for every element) at the root"),
-        ({"type": "object", "properties": {}, "required": ["a"]},
-         "required property 'a' is not in 'properties'; describe it there at the root"),
         ({"type": "object", "required": "a"}, "'required' must be a list of property names at the root"),
         ({"type": "object", "properties": []}, "'properties' must be an object at the root"),
-        ({"type": "object", "additionalProperties": {"type": "string"}},
-         "'additionalProperties' with a schema is not supported (use false) at the root"),
         ({"enum": []}, "'enum' must be a non-empty list at the root"),
-        ({"enum": [1], "const": 1}, "use either 'const' or 'enum', not both at the root"),
+        ({"type": "object", "minProperties": 2}, "minProperties 2 on an object that allows undeclared properties"),
+        ({"exclusiveMinimum": True, "minimum": 1}, "a boolean 'exclusiveMinimum' is draft-04 syntax"),
         ({"enum": ["a"], "type": "integer"}, "no 'enum' value has the schema's 'type' at the root"),
         ({"type": "string", "pattern": 5}, "'pattern' must be a string at the root"),
         ({"type": "object", "properties": {"p": {"type": "string", "pattern": "a(?=b)"}}},
