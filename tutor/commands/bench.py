@@ -10,7 +10,7 @@ from tutor.commands.common import add_module_targets
 _TARGETS = {
     "engine": "tutor.lab.engine_bench",
     "store": "tutor.store.bench",
-    "decoder": "tutor.decoding.bench",
+    "decoder": "tutor.lab.decoder_bench",
     "serve": "tutor.server.loadtest",
     "buffers": "tutor.decoding.bench_native",
     "judge": "tutor.judge.bench",

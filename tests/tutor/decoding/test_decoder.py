@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from tutor.decoding.bench import SENTENCES as BENCH_SENTENCES
 from tutor.decoding.choices import ChoiceMatcher
+from tutor.lab.decoder_bench import SENTENCES as BENCH_SENTENCES
 from tutor.scope import load_scope
 from tutor.scoring import schema_valid
 
