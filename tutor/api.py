@@ -294,7 +294,7 @@ class Tutor:
         """Decode the judged answer under the precompiled a13 FSM intersected with the narrowing."""
         from tutor.decoding.choices import ChoiceMatcher
         from tutor.decoding.compose import IntersectionMatcher
-        from tutor.engine.dfa_matcher import DFAMatcher
+        from tutor.engine.dfa_grammar import DFAMatcher
 
         cell = answer.cell
         fields = {"verb": cell.verb, "tense": cell.tense, "person": cell.person,
@@ -336,7 +336,7 @@ class Tutor:
     def schema_grammar(self):
         """Return the compiled grammars/a13.schema.json for this model's vocabulary (cached on disk)."""
         if getattr(self, "_schema_grammar", None) is None:
-            from tutor.engine.dfa_matcher import compile_json_schema
+            from tutor.engine.dfa_grammar import compile_json_schema
             from tutor.resources import grammar_path
 
             schema = json.loads(grammar_path("a13.schema.json").read_text(encoding="utf-8"))
@@ -346,7 +346,7 @@ class Tutor:
     def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
         """The plain path: the model fills the JSON Schema freely (no table, no facts)."""
         from tutor.decoding.choices import PinnedPrefixMatcher
-        from tutor.engine.dfa_matcher import DFAMatcher
+        from tutor.engine.dfa_grammar import DFAMatcher
 
         st = self.settings
         prefix, request = render(original, self.model.prompt_format, private=False)

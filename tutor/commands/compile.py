@@ -63,11 +63,11 @@ def compile_grammar_for(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
     try:
         if "regex" in texts:
-            from tutor.engine.dfa_matcher import compile_regex
+            from tutor.engine.dfa_grammar import compile_regex
 
             compiled = compile_regex(texts["regex"], vocab, use_cache=use_cache)
         elif "schema" in texts:
-            from tutor.engine.dfa_matcher import compile_json_schema, parse_schema_text
+            from tutor.engine.dfa_grammar import compile_json_schema, parse_schema_text
 
             compiled = compile_json_schema(parse_schema_text(texts["schema"]), vocab, use_cache=use_cache)
         else:

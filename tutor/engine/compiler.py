@@ -23,7 +23,7 @@ from tutor.engine import cache
 from tutor.engine.cfg.grammar import compile_grammar
 from tutor.engine.cfg.matcher import CompiledCFG
 from tutor.engine.choices import ChoiceMatcher, PieceIndex
-from tutor.engine.dfa_matcher import (
+from tutor.engine.dfa_grammar import (
     DFAGrammar,
     _assemble,
     _code_version,

@@ -48,7 +48,7 @@ def _composition(tutor, sentences: list[str]) -> dict[str, float]:
     from tutor.a13.prompt import answer_json, render
     from tutor.decoding.choices import ChoiceMatcher
     from tutor.decoding.compose import IntersectionMatcher
-    from tutor.engine.dfa_matcher import DFAMatcher
+    from tutor.engine.dfa_grammar import DFAMatcher
 
     alone, composed, forward = [], [], []
     for sentence in sentences:

@@ -35,7 +35,7 @@ KEYS = (
 _WARM_SCRIPT = """
 import json, sys, time
 from tutor.engine.vocab import load_vocabulary
-from tutor.engine.dfa_matcher import compile_json_schema
+from tutor.engine.dfa_grammar import compile_json_schema
 vocab = load_vocabulary(sys.argv[1])
 schema = json.loads(open(sys.argv[2], encoding="utf-8").read())
 t0 = time.perf_counter()
@@ -187,7 +187,7 @@ def _warm_load_ms(model_path: Path, schema_path: Path, runs: int) -> list[float]
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; return the exit code."""
-    from tutor.engine.dfa_matcher import compile_json_schema
+    from tutor.engine.dfa_grammar import compile_json_schema
     from tutor.engine.trie import token_trie
     from tutor.engine.vocab import load_vocabulary
     from tutor.models import resolve

@@ -87,14 +87,14 @@ def load_family(name_or_path: str | Path, vocab: Any, *, use_cache: bool = True)
         judge = gbnf_judge(text, path.name)
         new_matcher: Callable[[], Matcher] = compiled.matcher
     elif kind == "regex":
-        from tutor.engine.dfa_matcher import compile_regex
+        from tutor.engine.dfa_grammar import compile_regex
 
         pattern = read_regex(path)
         compiled = compile_regex(pattern, vocab, use_cache=use_cache)
         judge = regex_judge(pattern)
         new_matcher = compiled.matcher
     else:
-        from tutor.engine.dfa_matcher import compile_json_schema
+        from tutor.engine.dfa_grammar import compile_json_schema
 
         schema = json.loads(path.read_text(encoding="utf-8"))
         # declared property order: the tutor's schemas are written in it, and the peers compile it so

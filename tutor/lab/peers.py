@@ -163,7 +163,7 @@ class Ours(Engine):
     """grammar-tutor: the family's matcher; AllowedSet.fill_bitmask copies the state's precomputed row."""
 
     def __init__(self, kind: str, source: str, vocab: Any) -> None:
-        from tutor.engine.dfa_matcher import DFAGrammar, DFAMatcher
+        from tutor.engine.dfa_grammar import DFAGrammar, DFAMatcher
         from tutor.engine.trie import token_trie
         from tutor.lab.families import load_family
 

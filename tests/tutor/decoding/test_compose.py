@@ -8,7 +8,7 @@ import pytest
 
 from tutor.decoding.choices import ChoiceMatcher
 from tutor.decoding.compose import IntersectionMatcher
-from tutor.engine.dfa_matcher import DFAMatcher
+from tutor.engine.dfa_grammar import DFAMatcher
 from tutor.engine.matcher import TokenRejected
 
 pytestmark = pytest.mark.model

@@ -79,7 +79,7 @@ def test_timings_are_recorded(tutor_engine):
 def test_a_decode_that_cannot_finish_raises_the_tutors_error(tutor_engine):
     from tutor.decoding.decoder import DecodeError
     from tutor.engine.decode import DecodeError as EngineDecodeError
-    from tutor.engine.dfa_matcher import DFAMatcher
+    from tutor.engine.dfa_grammar import DFAMatcher
     from tutor.errors import TutorError
 
     prompt = tutor_engine.llm.tokenize(b"Answer in JSON:", bos=True)

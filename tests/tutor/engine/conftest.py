@@ -92,7 +92,7 @@ def smol_vocab(default_model_path: Path) -> Vocabulary:
 @pytest.fixture(scope="session")
 def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
     """Return a13 compiled for the default model's vocabulary (no disk cache)."""
-    from tutor.engine.dfa_matcher import compile_json_schema
+    from tutor.engine.dfa_grammar import compile_json_schema
 
     return compile_json_schema(a13_schema, smol_vocab, use_cache=False, property_order="declared")
 

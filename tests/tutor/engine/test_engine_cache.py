@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tutor.engine import cache
-from tutor.engine.dfa_matcher import compile_json_schema
+from tutor.engine.dfa_grammar import compile_json_schema
 from tutor.engine.vocab import Vocabulary
 
 SCHEMA = {"type": "object", "properties": {"w": {"enum": ["go", "went"]}, "s": {"type": "string", "maxLength": 8}},

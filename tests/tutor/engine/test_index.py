@@ -9,7 +9,7 @@ import jsonschema
 import numpy as np
 import pytest
 
-from tutor.engine.dfa_matcher import compile_json_schema, compile_regex
+from tutor.engine.dfa_grammar import compile_json_schema, compile_regex
 from tutor.engine.index import walk
 from tutor.engine.json_schema import schema_to_automaton
 from tutor.engine.trie import build_trie

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tutor.engine.dfa_matcher import DFAMatcher, compile_json_schema, compile_regex
+from tutor.engine.dfa_grammar import DFAMatcher, compile_json_schema, compile_regex
 from tutor.engine.matcher import AllowedSet, Matcher, TokenRejected
 from tutor.engine.vocab import Vocabulary
 
@@ -136,3 +136,11 @@ def test_matcher_at_a_given_state(grammar) -> None:
     assert m.is_finished() and m.is_accepting()
     with pytest.raises(ValueError, match="outside the grammar"):
         grammar.matcher(grammar.end_state + 1)
+
+
+def test_the_old_module_name_is_the_same_module() -> None:
+    import tutor.engine.dfa_grammar as new
+    import tutor.engine.dfa_matcher as old
+
+    assert old is new
+    assert old.DFAGrammar is new.DFAGrammar and old.CompiledGrammar is new.DFAGrammar

@@ -1,0 +1,420 @@
+"""Compiled grammars over a byte DFA (regex and JSON Schema) and the matcher that walks them.
+
+`compile_regex(pattern, vocab)` and `compile_json_schema(schema, vocab, whitespace=0)` return an
+immutable DFAGrammar, loaded from the disk cache when the same grammar was compiled for the
+same vocabulary before. `DFAMatcher(compiled)` holds one request's state and implements
+tutor.engine.matcher.Matcher: `allowed()` is one list lookup of a precomputed AllowedSet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from functools import cache as cache_in_process
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tutor.engine import cache
+from tutor.engine.dfa import DFA, ClassDFA
+from tutor.engine.index import IndexArrays, build_index
+from tutor.engine.limits import Budget, Limits, short
+from tutor.engine.matcher import AllowedSet, GrammarError, TokenRejected
+from tutor.engine.trie import token_trie
+from tutor.engine.vocab import Vocabulary
+
+# Part of every cache key, with a hash of the compiler's own source (see _code_version), so an
+# entry written by different compiler code is never loaded.
+ENGINE_VERSION = 2
+_COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "trie.py", "dfa_grammar.py", "vocab.py",
+                     "limits.py", "schema_compiler.py", "schema_keywords.py", "schema_merge.py", "schema_numbers.py")
+MAX_FORCED = 4096
+
+
+@dataclass(frozen=True, eq=False)
+class DFAGrammar:
+    """A grammar compiled for one vocabulary: the DFA, its token index and per-state lookups.
+
+    The DFA is kept compressed: bytes with identical columns share a class, and
+    `class_table[state, byte_class[b]]` is the next state (-1 dead). State `n_states` is the
+    state after an end-of-generation token; the lookup tuples have one entry per state
+    including that one.
+    """
+
+    kind: str
+    key: str
+    vocab: Vocabulary
+    byte_class: np.ndarray
+    class_table: np.ndarray
+    accepting_states: np.ndarray
+    index: IndexArrays
+    forced_blob: np.ndarray
+    forced_offsets: np.ndarray
+    state_sets: tuple[AllowedSet, ...]
+    forced: tuple[bytes, ...]
+    accepting: tuple[bool, ...]
+    finished: tuple[bool, ...]
+    step_table: memoryview
+    step_class: tuple[int, ...]
+    from_cache: bool
+    build_ms: float
+    cache_path: Path | None = None  # the cache entry this grammar was loaded from or saved to
+
+    @property
+    def n_states(self) -> int:
+        """Return the number of DFA states."""
+        return int(self.class_table.shape[0])
+
+    @property
+    def end_state(self) -> int:
+        """Return the state entered by an end-of-generation token."""
+        return self.n_states
+
+    @cached_property
+    def dfa(self) -> DFA:
+        """Return the DFA with its full [n_states, 256] table."""
+        return DFA(np.ascontiguousarray(self.class_table[:, self.byte_class]), self.accepting_states, 0)
+
+    @property
+    def index_bytes(self) -> int:
+        """Return the bytes held by the index, the compressed DFA and the forced continuations."""
+        return sum(a.nbytes for a in self.arrays().values())
+
+    def warm_bitmasks(self) -> int:
+        """Build every state's packed bitmask now (AllowedSet.packed), so no fill pays it later; return the bytes."""
+        held = 0
+        for allowed in {id(a): a for a in self.state_sets}.values():
+            held += allowed.packed(self.vocab.size).nbytes
+        return held
+
+    def matcher(self, state: int = 0) -> DFAMatcher:
+        """Return a new matcher at the start state (or at `state`, for tools and tests)."""
+        return DFAMatcher(self, state)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Return everything needed to rebuild this grammar, as arrays (what the cache stores)."""
+        return {
+            "byte_class": self.byte_class,
+            "class_table": self.class_table,
+            "accepting": self.accepting_states,
+            "finished": np.array(self.finished, dtype=bool),
+            "forced_blob": self.forced_blob,
+            "forced_offsets": self.forced_offsets,
+            **self.index.arrays(),
+        }
+
+
+def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
+    """Return (blob, offsets): state s's unique continuation is blob[offsets[s]:offsets[s+1]].
+
+    The continuation follows states with exactly one live byte and stops at an accepting state,
+    a branch, or after MAX_FORCED bytes.
+    """
+    live = dfa.table >= 0
+    sizes = dfa.class_sizes()
+    single = (live.astype(np.int64) @ sizes == 1) & ~dfa.accepting
+    column = np.argmax(live, axis=1)
+    byte = np.argmax(dfa.byte_class[None, :] == column[:, None], axis=1)  # the class's only byte
+    nxt = dfa.table[np.arange(dfa.n_states), column]
+    single_l, byte_l, nxt_l = single.tolist(), byte.tolist(), nxt.tolist()
+    memo: dict[int, bytes] = {}
+    for s in np.flatnonzero(single).tolist():
+        if s in memo:
+            continue
+        path: list[int] = []
+        on_path: set[int] = set()
+        cur = s
+        while single_l[cur] and cur not in memo and cur not in on_path and len(path) < MAX_FORCED:
+            path.append(cur)
+            on_path.add(cur)
+            cur = nxt_l[cur]
+        tail = memo.get(cur, b"")
+        for p in reversed(path):
+            tail = (bytes((byte_l[p],)) + tail)[:MAX_FORCED]
+            memo[p] = tail
+    pieces = [memo.get(s, b"") for s in range(dfa.n_states)] + [b""]
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return np.frombuffer(b"".join(pieces), dtype=np.uint8), offsets
+
+
+def _assemble(
+    kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
+    cache_path: Path | None = None,
+) -> DFAGrammar:
+    """Return a DFAGrammar from its arrays (fresh or loaded from the cache)."""
+    class_table = arrays["class_table"].astype(np.int32, copy=False)
+    fields = {name: arrays[name] for name in IndexArrays.__dataclass_fields__}
+    fields["pool"] = fields["pool"].astype(np.intp, copy=False)  # intp indexes ~3x faster than int32
+    index = IndexArrays(**fields)
+    pool, bitmasks = index.pool, index.bitmasks
+    sets = [
+        AllowedSet(pool[a:b], bool(banned), bitmasks[m] if m >= 0 else None)
+        for a, b, banned, m in zip(
+            index.set_start.tolist(), index.set_stop.tolist(), index.set_banned.tolist(),
+            index.set_bitmask.tolist(), strict=True,
+        )
+    ]
+    blob = arrays["forced_blob"].tobytes()
+    offsets = arrays["forced_offsets"]
+    forced = [b""] * (class_table.shape[0] + 1)
+    for s in np.flatnonzero(offsets[1:] != offsets[:-1]).tolist():
+        forced[s] = blob[offsets[s] : offsets[s + 1]]
+    return DFAGrammar(
+        kind=kind,
+        key=key,
+        vocab=vocab,
+        byte_class=arrays["byte_class"],
+        class_table=class_table,
+        accepting_states=arrays["accepting"],
+        index=index,
+        forced_blob=arrays["forced_blob"],
+        forced_offsets=offsets,
+        state_sets=tuple(sets[k] for k in index.state_set.tolist()),
+        forced=tuple(forced),
+        accepting=(*arrays["accepting"].tolist(), True),
+        finished=tuple(arrays["finished"].tolist()),
+        step_table=memoryview(np.ascontiguousarray(class_table).reshape(-1)),
+        step_class=tuple(arrays["byte_class"].tolist()),
+        from_cache=from_cache,
+        build_ms=build_ms,
+        cache_path=cache_path,
+    )
+
+
+def _stored(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return the arrays in their compact on-disk dtypes (undone by _assemble)."""
+    out = dict(arrays)
+    if out["class_table"].shape[0] < np.iinfo(np.int16).max:
+        out["class_table"] = out["class_table"].astype(np.int16)
+    out["pool"] = out["pool"].astype(np.int32)
+    return out
+
+
+@cache_in_process
+def _code_version() -> str:
+    """Return a hash of the compiler modules' source files."""
+    digest = hashlib.sha256(str(ENGINE_VERSION).encode())
+    here = Path(__file__).resolve().parent
+    for name in _COMPILER_MODULES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def grammar_key(kind: str, source: str, vocab: Vocabulary) -> tuple[str, str]:
+    """Return (cache key, grammar sha256) of a grammar source for a vocabulary under this compiler's code."""
+    grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
+    return f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}", grammar_sha
+
+
+def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: bool,
+             budget: Budget, cache_dir: Path | None = None) -> DFAGrammar:
+    """Return the grammar from the cache, or build it with build() -> (ClassDFA, families) and cache it.
+
+    The budget's limits bind the build; a cached grammar larger than them is refused as well.
+    """
+    key, grammar_sha = grammar_key(kind, source, vocab)
+    entry = cache.entry_path("index", key, cache_dir)
+    if use_cache:
+        hit = cache.load(entry)
+        if hit is not None and hit[1].get("vocab") == vocab.sha256 and hit[1].get("grammar") == grammar_sha:
+            budget.states(int(hit[0]["class_table"].shape[0]))
+            budget.index_bytes(sum(a.nbytes for a in hit[0].values()))
+            return _assemble(kind, key, vocab, hit[0], True, 0.0, entry)
+    t0 = time.perf_counter()
+    dfa, families = build(budget)
+    budget.states(dfa.n_states)
+    # the trie goes to disk only with the grammar (use_cache): in cache_dir, else in the tutor's cache folder
+    trie = token_trie(vocab, cache_dir, persist=use_cache)
+    index = build_index(dfa, vocab, families, trie=trie, budget=budget)
+    blob, offsets = forced_continuations(dfa)
+    arrays = {
+        "byte_class": dfa.byte_class,
+        "class_table": dfa.table,
+        "accepting": dfa.accepting,
+        "finished": np.append(dfa.accepting & ~(dfa.table >= 0).any(axis=1), True),
+        "forced_blob": blob,
+        "forced_offsets": offsets,
+        **index.arrays(),
+    }
+    build_ms = (time.perf_counter() - t0) * 1e3
+    budget.index_bytes(sum(a.nbytes for a in arrays.values()))
+    if use_cache:
+        cache.save(entry, _stored(arrays), {"vocab": vocab.sha256, "grammar": grammar_sha, "kind": kind})
+    return _assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
+
+
+def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
+                  limits: Limits | None = None, cache_dir: Path | None = None) -> DFAGrammar:
+    """Return the compiled grammar of strings fully matching `pattern`.
+
+    Raises GrammarError for unsupported syntax and LimitExceeded (a GrammarError) past `limits`.
+    """
+    from tutor.engine.regex import ast_to_dfa, parse
+
+    def build(budget: Budget) -> tuple[ClassDFA, tuple]:
+        return ClassDFA.from_dfa(ast_to_dfa(parse(pattern, budget), budget)), ()
+
+    return _compile("regex", pattern, vocab, build, use_cache, Budget(limits, subject=f"the regex {short(pattern)}"),
+                    cache_dir)
+
+
+def compile_json_schema(
+    schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True,
+    limits: Limits | None = None, cache_dir: Path | None = None, property_order: str = "any",
+    strict: bool = False, free_depth: int = 3,
+) -> DFAGrammar:
+    """Return the compiled grammar of JSON texts valid under `schema` (a dict or JSON text).
+
+    whitespace: at most this many bytes of whitespace between JSON tokens (default none).
+    property_order, strict, free_depth: the narrowings, off by default (json_schema.schema_to_automaton).
+    Raises GrammarError for what the compiler does not support (and for JSON text that does not
+    parse), and LimitExceeded (a GrammarError) past `limits`.
+    """
+    from tutor.engine.json_schema import schema_to_automaton
+
+    parsed = parse_schema_text(schema) if isinstance(schema, str) else schema
+    try:
+        source = json.dumps({"schema": parsed, "whitespace": whitespace, "property_order": property_order,
+                             "strict": strict, "free_depth": free_depth}, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise GrammarError(f"the schema cannot be written as JSON ({exc})") from None
+    budget = Budget(limits, subject="the schema")
+
+    def build(budget: Budget) -> tuple[ClassDFA, tuple]:
+        automaton = schema_to_automaton(parsed, whitespace, budget=budget, property_order=property_order,
+                                        strict=strict, free_depth=free_depth)
+        return automaton.automaton, automaton.families
+
+    return _compile("json", source, vocab, build, use_cache, budget, cache_dir)
+
+
+def parse_schema_text(text: str) -> Any:
+    """Return the JSON value of a schema text; GrammarError (never RecursionError) if it does not parse."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GrammarError(f"the schema is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise GrammarError("the schema is nested too deeply to read as JSON") from None
+
+
+class DFAMatcher:
+    """One request's position in a DFAGrammar (implements tutor.engine.matcher.Matcher)."""
+
+    __slots__ = (
+        "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_history", "_pieces",
+        "_sets", "_size", "_special", "_state", "_step", "_width",
+    )
+
+    def __init__(self, compiled: DFAGrammar, state: int = 0) -> None:
+        if not 0 <= state <= compiled.end_state:
+            raise ValueError(f"state {state} is outside the grammar's {compiled.end_state + 1} states")
+        self._compiled = compiled
+        self._sets = compiled.state_sets
+        self._forced = compiled.forced
+        self._accepting = compiled.accepting
+        self._finished = compiled.finished
+        self._step = compiled.step_table
+        self._class = compiled.step_class
+        self._width = compiled.class_table.shape[1]
+        self._pieces = compiled.vocab.pieces
+        self._eog = compiled.vocab.eog_ids
+        self._special = compiled.vocab.special_ids
+        self._end = compiled.end_state
+        self._size = compiled.vocab.size
+        self._state = state
+        self._history: list[int] = []
+
+    @property
+    def state(self) -> int:
+        """Return the current DFA state (dfa.n_states after an end-of-generation token)."""
+        return self._state
+
+    def allowed(self) -> AllowedSet:
+        """Return the tokens allowed now (EOS only when accepting; never control tokens)."""
+        return self._sets[self._state]
+
+    def fill_bitmask(self, out: np.ndarray) -> None:
+        """Write the packed uint32 bitmask of the tokens allowed now into `out` (ceil(vocab / 32) words)."""
+        out[:] = self._sets[self._state].packed(self._size)
+
+    def advance(self, token_id: int) -> None:
+        """Consume one token; raise TokenRejected if it is not allowed."""
+        state = self._state
+        if token_id in self._eog:
+            if not self._accepting[state] or state == self._end:
+                raise TokenRejected(f"end-of-generation token {token_id} before the output is complete"
+                                    f" (state {state})")
+            self._history.append(state)
+            self._state = self._end
+            return
+        if token_id in self._special or not 0 <= token_id < len(self._pieces) or state == self._end:
+            raise TokenRejected(f"token {token_id} is not allowed in state {state}")
+        step, cls, width = self._step, self._class, self._width
+        for b in self._pieces[token_id]:
+            state = step[state * width + cls[b]]
+            if state < 0:
+                raise TokenRejected(
+                    f"token {token_id} ({self._pieces[token_id]!r}) is not allowed in state {self._state}"
+                )
+        self._history.append(self._state)
+        self._state = state
+
+    def is_accepting(self) -> bool:
+        """Return True when the bytes consumed so far form a complete sentence of the grammar."""
+        return self._accepting[self._state]
+
+    def is_finished(self) -> bool:
+        """Return True when accepting and no further byte can follow (generation must stop)."""
+        return self._finished[self._state]
+
+    def forced_bytes(self) -> bytes:
+        """Return the unique continuation from here (empty if there is a choice), for jump-forward."""
+        return self._forced[self._state]
+
+    def advance_bytes(self, data: bytes) -> None:
+        """Consume raw bytes (a forced continuation); raise TokenRejected if they do not fit."""
+        state = self._state
+        if state == self._end and data:
+            raise TokenRejected("no bytes can follow the end of generation")
+        step, cls, width = self._step, self._class, self._width
+        for i, b in enumerate(data):
+            state = step[state * width + cls[b]]
+            if state < 0:
+                raise TokenRejected(f"bytes {data!r} do not fit at offset {i} (from state {self._state})")
+        self._history.append(self._state)
+        self._state = state
+
+    def forced_completes(self) -> bool:
+        """Return True when consuming forced_bytes() reaches a finished state."""
+        data = self._forced[self._state]
+        if not data:
+            return False
+        state, step, cls, width = self._state, self._step, self._class, self._width
+        for b in data:
+            state = step[state * width + cls[b]]
+        return self._finished[state]
+
+    def rollback(self, steps: int = 1) -> None:
+        """Undo the last `steps` calls of advance() / advance_bytes(); ValueError past the start."""
+        if not 0 <= steps <= len(self._history):
+            raise ValueError(f"cannot roll back {steps} steps: {len(self._history)} were taken since the start")
+        if steps:
+            self._state = self._history[-steps]
+            del self._history[-steps:]
+
+    def reset(self) -> None:
+        """Return to the start state."""
+        self._state = 0
+        self._history.clear()
+
+
+# The DFA family's grammar kept its old name here for existing imports; tutor.engine.CompiledGrammar is
+# the public, family-independent wrapper around it.
+CompiledGrammar = DFAGrammar
