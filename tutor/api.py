@@ -130,13 +130,15 @@ class Tutor:
         self.model = model_file
         self.settings = settings or Settings()
         self.decoder = Decoder(model)
+        from tutor.engine.trie import token_trie
         from tutor.engine.vocab import load_vocabulary
 
         # the engine's vocabulary is read once per model file and cached on disk; control and special
         # tokens never spell an answer, end-of-generation ones only end it
         self.vocab = load_vocabulary(model_file.path)
         self.piece_index = PieceIndex(self.vocab.pieces, self.vocab.special_ids | self.vocab.eog_ids,
-                                      eog_ids=sorted(self.vocab.eog_ids))
+                                      eog_ids=sorted(self.vocab.eog_ids),
+                                      trie=token_trie(self.vocab, persist=True))  # the tutor's cache folder
 
     @classmethod
     def load(cls, model: str | Path | None = None, *, temperature: float = 0.0,

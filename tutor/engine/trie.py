@@ -114,9 +114,9 @@ class TokenTrie:
         out: list[tuple[int, ...]] = [()] * self.n_nodes
         order = self.order.tolist()
         counts = self.node_tokens
-        for n in np.flatnonzero(counts).tolist():
-            lo = self.lo[n]
-            out[n] = tuple(order[lo : lo + int(counts[n])])
+        ends = np.flatnonzero(counts)
+        for n, lo, m in zip(ends.tolist(), self.node_lo[ends].tolist(), counts[ends].tolist(), strict=True):
+            out[n] = tuple(order[lo : lo + m])
         return out
 
     def piece_lists(self, pieces: Sequence[bytes]) -> tuple[dict[bytes, list[int]], set[bytes], int]:
@@ -124,18 +124,15 @@ class TokenTrie:
 
         `pieces` are the vocabulary's pieces the trie was built from.
         """
-        order, lo, counts = self.order.tolist(), self.lo, self.node_tokens.tolist()
-        by_bytes: dict[bytes, list[int]] = {}
-        prefixes: set[bytes] = set()
-        depth = self.depth
-        inner = (self.child_count > 0).tolist()
-        for n in range(1, self.n_nodes):
-            first = pieces[order[lo[n]]]
-            if counts[n]:
-                by_bytes[first] = order[lo[n] : lo[n] + counts[n]]
-            if inner[n]:
-                prefixes.add(first[: depth[n]])
-        max_len = max(self.depth) if self.n_nodes > 1 else 1
+        counts = self.node_tokens
+        ends = np.flatnonzero(counts)
+        order = self.order.tolist()
+        starts = self.node_lo[ends].tolist()
+        by_bytes = {pieces[order[lo]]: order[lo : lo + m] for lo, m in zip(starts, counts[ends].tolist(), strict=True)}
+        inner = np.flatnonzero(self.child_count[1:] > 0) + 1
+        prefixes = {pieces[order[lo]][:d] for lo, d in zip(self.node_lo[inner].tolist(),
+                                                             self.node_depth[inner].tolist(), strict=True)}
+        max_len = int(self.node_depth.max()) if self.n_nodes > 1 else 1
         return by_bytes, prefixes, max_len
 
 
