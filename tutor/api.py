@@ -258,12 +258,14 @@ class Tutor:
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result
 
-    def judge(self, sentence: str, analysis=None, context: str = "", tense_context: str | None = None):
+    def judge(self, sentence: str, analysis=None, context: str = "", tense_context: str | None = None,
+              text_tenses: tuple[int, int] = (0, 0)):
         """Return the judge's verdict on every verb slot of one (checked) sentence.
 
         `context` is the text before the sentence (in a text check): the model reads it first, and
         its verbs' tenses are evidence for a narrative's tense (`tense_context`, default the same text,
-        may reach further back than what the model reads).
+        may reach further back than what the model reads). `text_tenses` is (past, present) finite
+        forms in the rest of the text, on both sides of the sentence.
         """
         from tutor.a13.analysis import tokenize
         from tutor.judge.judge import judge_slots, lm_features, load_weights
@@ -274,7 +276,7 @@ class Tutor:
         analysis = analysis if analysis is not None else analyse(sentence)
         tense_text = context if tense_context is None else tense_context
         ctx = tense_counts(tokenize(tense_text)) if tense_text else (0, 0)
-        slots = build_slots(analysis, ctx) if not analysis.abstain else []
+        slots = build_slots(analysis, ctx, text_tenses) if not analysis.abstain else []
         use_model = self.settings.use_model
         lm = None
         if use_model and any(c.change for s in slots for c in s.candidates):

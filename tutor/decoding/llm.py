@@ -14,13 +14,17 @@ from pathlib import Path
 import llama_cpp
 import numpy as np
 
-from tutor.decoding.native import model_params_for_this_cpu
+from tutor.decoding.native import context_params_with_sequences, model_params_for_this_cpu
 from tutor.engine.decode import EvalStats
 from tutor.engine.llama_cpp import LlamaContext
 from tutor.errors import ModelError
 from tutor.models import ModelFile, check_gguf
 
 __all__ = ["EvalStats", "LoadedModel"]
+
+# Sequences of the context (one KV cache shared by all): sequence 0 holds the prompt and the rest
+# let the judge score up to this many variants of a sentence in one batch (tutor/decoding/tree_scoring.py).
+SCORING_SEQUENCES = 64
 
 
 def _silence_llama_logs() -> None:
@@ -50,7 +54,7 @@ class LoadedModel(LlamaContext):
         threads = n_threads or max(1, min(4, os.cpu_count() or 1))
         try:
             with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull), \
-                    model_params_for_this_cpu():
+                    model_params_for_this_cpu(), context_params_with_sequences(SCORING_SEQUENCES):
                 llm = llama_cpp.Llama(
                     str(path), n_ctx=n_ctx, n_batch=512, n_threads=threads, n_threads_batch=threads,
                     seed=seed, verbose=False, logits_all=False,
@@ -71,13 +75,32 @@ class LoadedModel(LlamaContext):
         self.file = model if isinstance(model, ModelFile) else None
 
     def close(self) -> None:
-        """Free the batch and the model."""
+        """Free the batches and the model."""
+        if getattr(self, "_tree", None) is not None:
+            self._tree.free()
+            self._tree = None
         self.free()
         self.llm.close()
 
     # -- scoring --------------------------------------------------------------------------------
-    def token_logprobs(self, prompt: list[int], variants: list[list[int]]) -> list[np.ndarray]:
+    def token_logprobs(self, prompt: list[int], variants: list[list[int]],
+                       skip: list[int] | None = None) -> list[np.ndarray]:
         """Return, for each variant, the log-probability of each of its tokens after `prompt`.
+
+        The variants' token trie is evaluated in one batch over several sequences of the KV cache
+        (each shared token once); `skip[i]` leading tokens of variant i are left unscored (0), for a
+        lead whose log-probability cancels out. A context of one sequence walks the variants instead.
+        """
+        from tutor.decoding.tree_scoring import TreeScorer, max_sequences
+
+        if getattr(self, "_tree", None) is None and max_sequences(self) > 1:
+            self._tree = TreeScorer(self, batch_cap=self._batch_cap)
+        if getattr(self, "_tree", None) is not None:
+            return self._tree.token_logprobs(prompt, variants, skip)
+        return self.walk_logprobs(prompt, variants)
+
+    def walk_logprobs(self, prompt: list[int], variants: list[list[int]]) -> list[np.ndarray]:
+        """Return what token_logprobs does, one variant after the other over a single sequence.
 
         Variants are evaluated in sorted order, so each one re-evaluates only what differs from the
         one before it (a shared prefix is run once); a position whose context is unchanged keeps the

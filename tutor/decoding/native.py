@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 _AMX_FLAGS = ("amx_tile", "amx_int8", "amx_bf16", "amx_fp16")
-_patch_lock = threading.Lock()
+_patch_lock = threading.Lock()  # model params
+_context_patch_lock = threading.Lock()  # context params (a separate lock: the two patches nest)
 
 
 @functools.cache
@@ -91,6 +92,31 @@ def model_params_for_this_cpu() -> Iterator[None]:
             yield
         finally:
             low.llama_model_default_params = original
+
+
+@contextlib.contextmanager
+def context_params_with_sequences(n_seq: int) -> Iterator[None]:
+    """Make `llama_cpp.Llama(...)` created inside the block get a context of `n_seq` sequences that share
+    one KV cache (`n_seq_max`, `kv_unified`): the judge scores a sentence's variants in one batch.
+
+    llama-cpp-python sets neither from its arguments; it reads `llama_context_default_params()`.
+    """
+    import llama_cpp.llama_cpp as low
+
+    with _context_patch_lock:
+        original = low.llama_context_default_params
+
+        def with_sequences():  # returns llama.cpp's ctypes struct
+            params = original()
+            params.n_seq_max = max(1, min(n_seq, int(low.llama_max_parallel_sequences())))
+            params.kv_unified = True
+            return params
+
+        low.llama_context_default_params = with_sequences
+        try:
+            yield
+        finally:
+            low.llama_context_default_params = original
 
 
 @functools.cache

@@ -101,10 +101,12 @@ def tense_counts(words, skip_start: int = -1) -> tuple[int, int]:
     return past, present
 
 
-def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[Slot]:
+def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
+                text_tenses: tuple[int, int] = (0, 0)) -> list[Slot]:
     """Group the analyser's options by word and add the alternatives it leaves open.
 
-    `context` is (past, present) finite forms in the sentences before this one (a text's narrative).
+    `context` is (past, present) finite forms in the sentences before this one (a text's narrative);
+    `text_tenses` the same over the whole text but this sentence (the text's tense, both sides).
     """
     scope = load_scope()
     sentence = analysis.sentence
@@ -171,5 +173,9 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0)) -> list[S
                 c.features[f"{key}_ctx_present"] = min(context[1], 3) / 3
                 c.features[f"{key}_sent_past"] = min(sent_past, 3) / 3
                 c.features[f"{key}_sent_present"] = min(sent_present, 3) / 3
+                total = text_tenses[0] + text_tenses[1]
+                if total >= 2:  # the share of the text's finite verbs in each tense
+                    c.features[f"{key}_text_past"] = text_tenses[0] / total
+                    c.features[f"{key}_text_present"] = text_tenses[1] / total
         slots.append(Slot(span_start, end, written, cands))
     return slots

@@ -3,7 +3,8 @@
 The model reads each sentence after the one before it. It reads that sentence *as corrected so far*:
 a learner's error left in the context (*he watch videos … I hope he listen*) makes the erroneous
 pattern look likely again, so the previous sentence's findings are applied before it is read. The
-narrative's tense counts come from the two previous sentences, corrected the same way.
+narrative's tense counts come from the two previous sentences, corrected the same way, and from the
+whole text but the sentence (the sentences ahead as written).
 """
 
 from __future__ import annotations
@@ -64,7 +65,12 @@ def walk_text(tutor, text: str, spans: list[tuple[int, int]],
 
     Sentences the analyser abstains on are yielded with no verdicts (they still count as context).
     """
+    from tutor.a13.analysis import tokenize
+    from tutor.judge.slots import tense_counts
+
     corrected: list[str] = []
+    # each sentence's (past, present) finite forms: as written ahead, as corrected behind
+    tenses = [tense_counts(tokenize(text[a:b])) for a, b in spans]
     for k, (a, b) in enumerate(spans):
         if progress:
             progress(k, len(spans))
@@ -76,9 +82,12 @@ def walk_text(tutor, text: str, spans: list[tuple[int, int]],
         if analysis.abstain:
             judged = JudgedSentence(k, a, sentence, notes, analysis, [], {})
         else:
-            j = tutor.judge(sentence, analysis, context=context, tense_context=earlier)
+            rest = (sum(t[0] for t in tenses) - tenses[k][0], sum(t[1] for t in tenses) - tenses[k][1])
+            j = tutor.judge(sentence, analysis, context=context, tense_context=earlier, text_tenses=rest)
             judged = JudgedSentence(k, a, sentence, notes, analysis, list(j.verdicts), j.lm)
         corrected.append(judged.corrected())
+        if corrected[-1] != sentence:
+            tenses[k] = tense_counts(tokenize(corrected[-1]))
         yield judged
     if progress:
         progress(len(spans), len(spans))

@@ -13,11 +13,14 @@ TEXT = ("Yesterday my brother eated a whole pizza. Then he watch a film with me.
 
 def test_each_sentence_reads_the_previous_one_corrected(tutor_engine, monkeypatch):
     seen: list[str] = []
+    tenses: list[tuple[int, int]] = []
     real_judge = tutor_engine.judge
 
-    def recording_judge(sentence, analysis=None, context="", tense_context=None):
+    def recording_judge(sentence, analysis=None, context="", tense_context=None, text_tenses=(0, 0)):
         seen.append(context)
-        return real_judge(sentence, analysis, context=context, tense_context=tense_context)
+        tenses.append(text_tenses)
+        return real_judge(sentence, analysis, context=context, tense_context=tense_context,
+                          text_tenses=text_tenses)
 
     monkeypatch.setattr(tutor_engine, "judge", recording_judge)
     judged = list(walk_text(tutor_engine, TEXT, split_sentences(TEXT)))
@@ -28,6 +31,10 @@ def test_each_sentence_reads_the_previous_one_corrected(tutor_engine, monkeypatc
     assert seen[1] == "Yesterday my brother ate a whole pizza."  # the model never reads "eated" again
     assert judged[1].corrected() == "Then he watched a film with me."
     assert seen[2] == "Then he watched a film with me."
+    # the text's tenses around each sentence: (past, present) finite forms of the other sentences,
+    # the ones before as corrected (ate, watched), the ones after as written (are, was)
+    assert tenses[0] == (1, 1)  # "are" (present) and "was" (past) in the last sentence; "watch" is a base
+    assert tenses[2] == (2, 0)  # ate, watched
     # a note's pattern (be + agree) is not a §A13 correction: the sentence stays as written
     assert judged[2].corrected() == judged[2].sentence
 
