@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # odd ids are fitted on, even ids held out.
 TRAIN = ["../shared/dev-set.jsonl", "tests/data/heldout.jsonl", "tests/data/heldout_real.jsonl",
          "tests/data/blind.jsonl", "tests/data/real_dev.jsonl", "tests/data/precision.jsonl:odd",
-         "tests/data/texts.jsonl:odd"]
-HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "tests/data/texts.jsonl:even"]
+         "tests/data/texts.jsonl:odd", "tests/data/essays.jsonl:odd"]
+HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "tests/data/texts.jsonl:even",
+            "tests/data/essays.jsonl:even"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -111,6 +112,44 @@ def _text_cases(tutor, item: dict, source: str):
     return cases, misses
 
 
+def _probabilities(case, weights: dict[str, float]):
+    import numpy as np
+
+    s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in case.feats])
+    p = np.exp(s - s.max())
+    return p / p.sum()
+
+
+def report_counts(cases, weights: dict[str, float], below: float) -> tuple[int, int, int]:
+    """Return (right reports, wrong reports, gold changes) when a slot's best reading is reported as a
+    finding only if it is a change and the probability of no change is under `below`."""
+    right = wrong = gold_changes = 0
+    for c in cases:
+        p = _probabilities(c, weights)
+        best = int(p.argmax())
+        gold_changes += c.gold != 0
+        if best != 0 and p[0] < below:
+            right += best == c.gold
+            wrong += best != c.gold
+    return right, wrong, gold_changes
+
+
+def report_threshold(cases, weights: dict[str, float], beta: float = 0.5) -> tuple[float, list[str]]:
+    """Return the `report_below` (a grid of 0.05, at most 0.5) that maximises F-beta of the findings on
+    the training slots, with beta 0.5: a false alarm costs a learner more than a missed error."""
+    best_t, best_f, lines = 0.5, -1.0, []
+    for k in range(7):
+        t = round(0.5 - 0.05 * k, 2)
+        right, wrong, gold = report_counts(cases, weights, t)
+        prec = right / (right + wrong) if right + wrong else 1.0
+        rec = right / gold if gold else 1.0
+        f = (1 + beta ** 2) * prec * rec / (beta ** 2 * prec + rec) if prec + rec else 0.0
+        lines.append(f"report below {t:.2f}: findings real {prec:.3f}, errors found {rec:.3f}, F{beta:g} {f:.4f}")
+        if f > best_f + 1e-9:
+            best_t, best_f = t, f
+    return best_t, lines
+
+
 def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) -> float:
     """Return the lowest confidence t (a grid of 0.05) such that, on the training slots, every
     confidence band from t up is right at least `target` of the time (the reliability table)."""
@@ -167,9 +206,16 @@ def run(args: argparse.Namespace) -> int:
         return 0
     threshold = not_sure_threshold(train, fitted["with_model"])
     print(f"not sure below {threshold:.2f} (the lowest confidence from which slots are right ≥ 80 % of the time)")
+    report_below, lines = report_threshold(train, fitted["with_model"])
+    print("\n".join(lines))
+    print(f"report a change when no change is below {report_below:.2f} (F0.5 on the training slots)")
+    for name, cases in held.items():
+        right, wrong, gold = report_counts(cases, fitted["with_model"], report_below)
+        print(f"held-out {name} at {report_below:.2f}: {right} right findings, {wrong} wrong, {gold} gold changes")
     out = Path(args.out)
     data = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
     data["not_sure_below"] = threshold
+    data["report_below"] = report_below
     data["_comment"] = ("Weights of the judge (tutor/judge/judge.py), fitted by `grammar-tutor judge-fit"
                         " [--model NAME]` on the sets under 'fitted_on'; never edit by hand.")
     data.setdefault("default_model", "smollm2-135m")

@@ -48,6 +48,12 @@ def _weights_file() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def report_threshold() -> float:
+    """Return the probability of no change under which a slot's best change is reported as an error
+    (fitted by judge-fit as `report_below`, at most 0.5)."""
+    return min(0.5, float(_weights_file().get("report_below", 0.5)))
+
+
 def load_weights(model_name: str, *, use_model: bool) -> Weights:
     """Return the fitted weights for a model (or the analyser-only ones), falling back to the default's."""
     raw = _weights_file()

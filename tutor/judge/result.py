@@ -19,8 +19,13 @@ class Judged:
     score_ms: float = 0.0
 
     def findings(self) -> list[tuple[Candidate, float]]:
-        """Return every slot whose most probable reading is a change, with its probability, in text order."""
-        out = [(v.best, v.probability) for v in self.verdicts if v.best.change and v.best.cell is not None]
+        """Return every slot whose most probable reading is a change (and no change is less likely than
+        the fitted `report_below`), with its probability, in text order."""
+        from tutor.judge.judge import report_threshold
+
+        below = report_threshold()
+        out = [(v.best, v.probability) for v in self.verdicts
+               if v.best.change and v.best.cell is not None and v.probability_of_no_change() < below]
         return sorted(out, key=lambda x: x[0].start)
 
     def answer(self) -> tuple[Candidate, float] | None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tutor.a13.analysis import Analysis, analyse
-from tutor.judge.judge import SlotVerdict
+from tutor.judge.judge import SlotVerdict, report_threshold
 from tutor.judge.slots import Candidate
 from tutor.text.notes import Note, notes_for
 
@@ -48,10 +48,11 @@ class JudgedSentence:
 
 
 def finding_choice(v: SlotVerdict, notes: list[Note], offset: int) -> Candidate | None:
-    """Return the slot's correction if it is one: the best reading is a change of a §A13 cell, the
-    slot is more likely wrong than right, and no note (a pattern outside §A13's labels) covers it."""
+    """Return the slot's correction if it is one: the best reading is a change of a §A13 cell, no
+    change is less likely than the fitted `report_below` (at most 0.5: the slot is more likely wrong
+    than right), and no note (a pattern outside §A13's labels) covers it."""
     best = v.best
-    if not best.change or best.cell is None or v.probability_of_no_change() >= 0.5:
+    if not best.change or best.cell is None or v.probability_of_no_change() >= report_threshold():
         return None
     lo, hi = offset + best.start, offset + best.end
     if any(n.start < hi and lo < n.end for n in notes):

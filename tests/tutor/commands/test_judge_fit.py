@@ -1,0 +1,60 @@
+"""judge-fit's report threshold: a change is reported only when no change is unlikely enough."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tutor.commands.judge_fit import report_counts, report_threshold
+from tutor.judge.fit import Case
+
+W = {"x": 1.0}
+
+
+def case(p_keep_score: float, p_change_score: float, gold: int) -> Case:
+    """A slot of two candidates (0: no change, 1: a change) with linear scores on feature x."""
+    return Case([{"x": p_keep_score}, {"x": p_change_score}], gold, "t")
+
+
+def test_report_counts_count_right_and_wrong_reports():
+    cases = [case(0.0, 3.0, 1),   # a clear, right report
+             case(0.0, 0.4, 0),   # a weak report on a correct slot: a false alarm at 0.5
+             case(0.0, 2.0, 0),   # a confident false alarm
+             case(1.0, 0.0, 1)]   # a missed error
+    assert report_counts(cases, W, 0.5) == (1, 2, 2)
+    assert report_counts(cases, W, 0.2) == (1, 1, 2)  # the weak one (no change ≈ 0.40) is no longer reported
+
+
+def test_the_threshold_favours_precision_when_weak_reports_are_wrong():
+    weak_wrong = [case(0.0, 0.3, 0) for _ in range(10)]
+    strong_right = [case(0.0, 4.0, 1) for _ in range(10)]
+    t, lines = report_threshold(weak_wrong + strong_right, W)
+    assert t < 0.45 and len(lines) == 7
+    right, wrong, _ = report_counts(weak_wrong + strong_right, W, t)
+    assert (right, wrong) == (10, 0)
+
+
+def test_the_threshold_stays_at_one_half_when_weak_reports_are_right():
+    cases = [case(0.0, 0.3, 1) for _ in range(10)] + [case(0.0, 4.0, 1) for _ in range(10)]
+    assert report_threshold(cases, W)[0] == 0.5
+
+
+@pytest.mark.model
+def test_findings_follow_report_below_in_the_weights_file(tutor_engine, tmp_path, monkeypatch):
+    from tutor.judge import judge
+
+    sentence = "My sister always watch TV after dinner."
+    assert tutor_engine.judge(sentence).findings()  # watches, with the shipped weights
+    weights = json.loads(judge.data_path("judge", "weights.json").read_text(encoding="utf-8"))
+    weights["report_below"] = 0.0  # nothing is unlikely enough: no change is ever reported
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps(weights), encoding="utf-8")
+    monkeypatch.setenv("GRAMMAR_TUTOR_JUDGE_WEIGHTS", str(path))
+    judge._weights_file.cache_clear()
+    try:
+        assert tutor_engine.judge(sentence).findings() == []
+        assert tutor_engine.check(sentence).findings == []
+    finally:
+        monkeypatch.delenv("GRAMMAR_TUTOR_JUDGE_WEIGHTS")
+        judge._weights_file.cache_clear()
