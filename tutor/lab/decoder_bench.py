@@ -208,6 +208,7 @@ class PathResult:
     mask_us: list[float] = field(default_factory=list)  # this path's mask+apply, same steps
     llama_us: list[float] = field(default_factory=list)  # llama.cpp's grammar on the same logits
     llama_accepts: list[bool] = field(default_factory=list)
+    no_output: int = 0  # sentences with no decode (out of scope, or the decode failed): counted not valid
     masked: bool = True
 
     def summary(self) -> dict[str, Any]:
@@ -222,7 +223,7 @@ class PathResult:
         forced = [s for s, c in zip(self.seconds, self.chooses, strict=True) if not c]
         return {
             "p50_s": statistics.median(self.seconds), "max_s": max(self.seconds),
-            "valid": sum(self.valid) / len(self.valid), "n": len(self.seconds),
+            "valid": sum(self.valid) / len(self.valid), "n": len(self.seconds), "no_output": self.no_output,
             "model_chooses": sum(self.chooses),
             "p50_s_model_chooses": statistics.median(chose) if chose else None,
             "p50_s_forced": statistics.median(forced) if forced else None,
@@ -302,6 +303,7 @@ def measure(tutor: Any, sentences: list[str], paths: list[str], *, log: Any = pr
                 variant.decoder = decoder
             for s in sentences:
                 rec.clear()
+                decoder.last = None
                 t0 = time.perf_counter()
                 text: bytes = b""
                 try:
@@ -317,6 +319,9 @@ def measure(tutor: Any, sentences: list[str], paths: list[str], *, log: Any = pr
                         text = gen.text if gen is not None else b""
                 except DecodeError:
                     gen = None
+                if gen is not None and len(gen.mask_ns) != len(rec.logits_seen):
+                    raise RuntimeError(f"{name}: {len(gen.mask_ns)} masks for {len(rec.logits_seen)} recorded steps")
+                out.no_output += gen is None
                 out.seconds.append(time.perf_counter() - t0)
                 out.valid.append(schema_valid(text, schema))
                 out.chooses.append(gen is not None and gen.n_sampled > 0)
@@ -353,11 +358,11 @@ def run(args: argparse.Namespace) -> int:
         results = measure(tutor, sentences, wanted)
     finally:
         tutor.close()
-    print("\n| path | p50 s / correction | model chooses | p50 s when it chooses | p50 s when forced | valid |"
-          "\n| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("\n| path | p50 s / correction | model chooses | p50 s when it chooses | p50 s when forced | valid"
+          " (jsonschema) | no output |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, r in results.items():
         print(f"| {name} | {r['p50_s']:.3f} | {r['model_chooses']}/{r['n']} | {_fmt(r['p50_s_model_chooses'], '.3f')}"
-              f" | {_fmt(r['p50_s_forced'], '.3f')} | {r['valid']:.2f} |")
+              f" | {_fmt(r['p50_s_forced'], '.3f')} | {r['valid']:.2f} | {r['no_output']} |")
     print("\nOn the same forward passes (masked steps after the prompt; llama.cpp replays the same tokens on the"
           " same logits):\n\n| path | steps | forward ms p50 | mask+apply µs p50 / p99 | % of forward |"
           " llama.cpp grammar µs p50 / p99 | % of forward | llama.cpp accepts |\n"

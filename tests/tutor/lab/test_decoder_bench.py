@@ -11,7 +11,7 @@ from tutor.resources import grammar_path
 
 pytestmark = pytest.mark.model
 
-KEYS = {"p50_s", "max_s", "valid", "n", "model_chooses", "p50_s_model_chooses", "p50_s_forced", "steps",
+KEYS = {"p50_s", "max_s", "valid", "n", "no_output", "model_chooses", "p50_s_model_chooses", "p50_s_forced", "steps",
         "forward_ms_p50", "mask_us_p50", "mask_us_p99", "mask_pct_of_forward", "llama_mask_us_p50",
         "llama_mask_us_p99", "llama_mask_pct_of_forward", "llama_accepts"}
 
@@ -35,7 +35,7 @@ def test_paths_are_compared_with_llama_cpp_on_the_same_steps(tutor_engine) -> No
     assert set(fsm) == KEYS and json.loads(json.dumps(got)) == got
     # the model writes the JSON under the schema FSM: it chooses, every output is valid and llama.cpp's
     # grammar accepts the same tokens, its mask timed on the same logits at each of the same steps
-    assert fsm["n"] == 1 and fsm["model_chooses"] == 1 and fsm["valid"] == 1.0
+    assert fsm["n"] == 1 and fsm["no_output"] == 0 and fsm["model_chooses"] == 1 and fsm["valid"] == 1.0
     assert fsm["steps"] > 10 and fsm["llama_accepts"] == 1
     assert fsm["mask_us_p50"] > 0 and fsm["llama_mask_us_p50"] > 0 and fsm["forward_ms_p50"] > 0
     assert 0 < fsm["mask_pct_of_forward"] < 100
