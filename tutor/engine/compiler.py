@@ -147,13 +147,13 @@ class GrammarCompiler:
         return self._from_source("regex", pattern)
 
     def compile_json_schema(self, schema: Mapping[str, Any] | bool | str, *, whitespace: int = 0,
-                            property_order: str = "any", strict: bool = False, free_depth: int = 3) -> CompiledGrammar:
+                            property_order: str = "any", strict: bool = False, free_depth: int = 2) -> CompiledGrammar:
         """Return the grammar of the JSON texts valid under `schema` (a dict or JSON text).
 
         whitespace: at most this many bytes of whitespace between JSON tokens (default none, compact JSON).
         The schema is honoured by default (objects open unless it closes them, properties in any order);
         the narrowings are asked for: property_order="declared" (properties in the schema's order),
-        strict=True (objects closed), free_depth (how deeply a free-form value may nest, default 3).
+        strict=True (objects closed), free_depth (how deeply a free-form value may nest, default 2).
         """
         parsed = parse_schema_text(schema) if isinstance(schema, str) else schema
         try:
@@ -195,7 +195,7 @@ class GrammarCompiler:
             impl = compile_json_schema(options["schema"], vocab, whitespace=options["whitespace"], use_cache=disk,
                                        limits=limits, cache_dir=self.cache_dir,
                                        property_order=options.get("property_order", "any"),
-                                       strict=options.get("strict", False), free_depth=options.get("free_depth", 3))
+                                       strict=options.get("strict", False), free_depth=options.get("free_depth", 2))
         elif kind == "gbnf":
             impl = CompiledCFG(compile_grammar(source, limits=limits), vocab, limits=limits)
         elif kind == "choices":

@@ -267,7 +267,7 @@ def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
 def compile_json_schema(
     schema: dict[str, Any] | str, vocab: Vocabulary, *, whitespace: int = 0, use_cache: bool = True,
     limits: Limits | None = None, cache_dir: Path | None = None, property_order: str = "any",
-    strict: bool = False, free_depth: int = 3,
+    strict: bool = False, free_depth: int = 2,
 ) -> DFAGrammar:
     """Return the compiled grammar of JSON texts valid under `schema` (a dict or JSON text).
 

@@ -134,7 +134,7 @@ def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int
 
 def schema_to_automaton(schema: Any, whitespace: int = 0, limits: Limits | None = None, *,
                         budget: Budget | None = None, property_order: str = "any", strict: bool = False,
-                        free_depth: int = 3) -> JsonAutomaton:
+                        free_depth: int = 2) -> JsonAutomaton:
     """Return the byte DFA (with its string families) accepting the JSON texts of `schema`.
 
     property_order: "any" (JSON's rule, the default) or "declared" (a narrowing: properties in the

@@ -71,6 +71,7 @@ WHITESPACE_BYTES = b" \t\n\r"
 PROPERTY_ORDERS = ("any", "declared")
 MAX_ANY_ORDER = 16  # properties an any-order object may declare before the subsets are not even tried
 MAX_BRANCHES = 256
+SECONDS_PER_NFA_STATE = 150e-6  # determinising and minimising (measured on the suite): an estimate, to refuse early
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class SchemaOptions:
     whitespace: int = 0
     property_order: str = "any"
     strict: bool = False
-    free_depth: int = 3
+    free_depth: int = 2
     placeholders: bool = True  # plain strings as counted families (off: explicit string automata)
 
     def check(self) -> None:
@@ -128,8 +129,8 @@ class SchemaOptions:
         if not isinstance(self.strict, bool):
             raise GrammarError(f"strict must be True or False, not {self.strict!r}")
         depth = self.free_depth
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 16:
-            raise GrammarError(f"free_depth must be an integer from 0 to 16, not {depth!r}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 8:
+            raise GrammarError(f"free_depth must be an integer from 0 to 8, not {depth!r}")
 
 
 def pointer(parts: tuple[str, ...]) -> str:
@@ -259,20 +260,19 @@ class SchemaCompiler:
     def embed(self, dfa: DFA) -> Fragment:
         """Return a fragment copying a byte DFA into the NFA."""
         nfa = self.nfa
-        self.budget.nfa_states(len(nfa) + dfa.n_states + 1)
-        states = [nfa.state() for _ in range(dfa.n_states)]
-        end = nfa.state()
-        for s, row in enumerate(dfa.transitions):
-            if dfa.accepting[s]:
-                nfa.epsilon(states[s], end)
-            cuts = np.flatnonzero(np.diff(row)) + 1
-            starts = np.concatenate([[0], cuts]).tolist()
-            ends = np.concatenate([cuts - 1, [N_BYTES - 1]]).tolist()
-            for lo, hi in zip(starts, ends, strict=True):
-                t = int(row[lo])
-                if t >= 0:
-                    nfa.edge(states[s], lo, hi, states[t])
-        return states[dfa.start], end
+        accepting, edges = _edge_list(dfa)
+        base = len(nfa)
+        self.budget.nfa_states(base + dfa.n_states + 1)
+        for _ in range(dfa.n_states + 1):  # the DFA's states, then one exit
+            nfa.edges.append([])
+            nfa.eps.append([])
+        end = base + dfa.n_states
+        for s in accepting:
+            nfa.eps[base + s].append(end)
+        for s, lo, hi, t in edges:
+            nfa.edges[base + s].append((lo, hi, base + t))
+        self.budget.tick()
+        return base + dfa.start, end
 
     def quoted(self, text: DFA) -> Fragment:
         """Return a fragment for the JSON string (all escapings) of the texts a decoded-text DFA accepts."""
@@ -383,8 +383,6 @@ class SchemaCompiler:
                 raise self.fail(f"unknown type {unknown[0]!r}", where)
         chosen = [t for t in (*KINDS[:2], "integer", *KINDS[2:]) if types is None or t in types]
         if "number" in chosen and "integer" in chosen:
-            chosen.remove("integer")
-        if types is None:
             chosen.remove("integer")
         parts = [self.typed(schema, t, where) for t in chosen]
         return parts[0] if len(parts) == 1 else frag_alt(self.nfa, parts)
@@ -871,7 +869,7 @@ class SchemaCompiler:
             return self.quoted(literal_dfa(name))
 
         if any_order and len(names) > 1:
-            self._check_any_order(members, where)
+            self._check_any_order(members, open_keys, where)
         opened = self.seq(self.lit(b"{"), self.ws())
         close = self.lit(b"}")
         junction: dict[tuple[int, int], int] = {}
@@ -921,7 +919,8 @@ class SchemaCompiler:
                 nfa.epsilon(body[1], state(seen, count + 1))
         return opened[0], close[1]
 
-    def _check_any_order(self, members: dict[str, Callable[[], Fragment]], where: tuple[str, ...]) -> None:
+    def _check_any_order(self, members: dict[str, Callable[[], Fragment]],
+                         open_keys: list[tuple[DFA, Callable[[], Fragment]]], where: tuple[str, ...]) -> None:
         """Refuse an any-order object whose subsets of seen properties would pass the limits."""
         n = len(members)
         hint = "pass property_order='declared' (a narrowing: properties in the schema's order)"
@@ -930,10 +929,14 @@ class SchemaCompiler:
                 raise self.budget.fail(f"2^{n} subsets of its properties", "max_states",
                                        self.budget.limits.max_states, hint)
             nfa_before, family_before = len(self.nfa), self.family_states
-            for make in members.values():
-                make()
+            for make in [*members.values(), *(m for _, m in open_keys), *(m for _, m in open_keys)]:
+                make()  # a declared value is copied for half the subsets, an open key's for all of them
             nfa_one, family_one = len(self.nfa) - nfa_before, self.family_states - family_before
             copies = 2 ** (n - 1)
+            seconds = nfa_one * copies * SECONDS_PER_NFA_STATE
+            if seconds > self.budget.limits.max_seconds:
+                raise self.budget.fail(f"about {seconds:.0f} s to compile ({nfa_one * copies:,} automaton states)",
+                                       "max_seconds", self.budget.limits.max_seconds, hint)
             if nfa_before + nfa_one * copies > self.budget.limits.max_nfa_states:
                 raise self.budget.fail(f"about {nfa_one * copies:,} automaton states", "max_nfa_states",
                                        self.budget.limits.max_nfa_states, hint)
@@ -1014,6 +1017,25 @@ class SchemaCompiler:
                 after = part[1]
                 nfa.epsilon(after, close[0])
         return head[0], close[1]
+
+
+_EDGES: dict[int, tuple[DFA, list[int], list[tuple[int, int, int, int]]]] = {}
+
+
+def _edge_list(dfa: DFA) -> tuple[list[int], list[tuple[int, int, int, int]]]:
+    """Return a DFA's accepting states and its edges as (state, lo, hi, target) byte runs (memoised)."""
+    hit = _EDGES.get(id(dfa))
+    if hit is None or hit[0] is not dfa:
+        edges = []
+        for s, row in enumerate(dfa.transitions):
+            cuts = np.flatnonzero(np.diff(row)) + 1
+            starts = np.concatenate([[0], cuts]).tolist()
+            ends = np.concatenate([cuts - 1, [N_BYTES - 1]]).tolist()
+            edges += [(s, lo, hi, int(row[lo])) for lo, hi in zip(starts, ends, strict=True) if row[lo] >= 0]
+        if len(_EDGES) > 4096:
+            _EDGES.clear()
+        hit = _EDGES[id(dfa)] = (dfa, np.flatnonzero(dfa.accepting).tolist(), edges)
+    return hit[1], hit[2]
 
 
 def _has_type(value: Any, name: str) -> bool:

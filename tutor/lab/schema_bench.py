@@ -49,6 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ask the compiler for this property order (default: the compiler's own default)")
     parser.add_argument("--strict", action="store_true",
                         help="ask the compiler to close objects (no undeclared properties)")
+    parser.add_argument("--free-depth", type=int, default=None,
+                        help="ask for this nesting bound of free-form values (default: the compiler's, 2)")
     parser.add_argument("--show", type=int, default=12, help="refusal reasons and wrong answers to list (12)")
     parser.add_argument("--json", action="store_true", help="end the output with one JSON line of figures")
 
@@ -193,7 +195,8 @@ def _check_one(path: str, options: dict[str, Any], timeout: float, conn: Any) ->
         status, reason = "crash", "RecursionError"
     except Exception as exc:  # a crash of the compiler is a finding, reported as such
         status, reason = "crash", f"{type(exc).__name__}: {exc}"
-    conn.send({"status": status, "reason": reason, "seconds": time.perf_counter() - t0})
+    conn.send({"status": status, "reason": reason, "seconds": time.perf_counter() - t0,
+               "narrowings": list(getattr(automaton, "narrowings", ()))})
     results = []
     if automaton is not None:
         try:
@@ -215,6 +218,7 @@ def _check_one(path: str, options: dict[str, Any], timeout: float, conn: Any) ->
             row["accepted"] = accepts(automaton, text)
             if row["valid"] and not row["accepted"]:
                 row["asked"] = _asked(data, schema, options, automaton)
+                row["cause"] = row["asked"] or _cause(data, schema, options, automaton)
             results.append(row)
     conn.send(results)
 
@@ -223,15 +227,33 @@ def _asked(data: Any, schema: Any, options: dict[str, Any], automaton: Any) -> s
     """Return the asked-for narrowing that excludes a valid instance, or ''."""
     if options.get("strict") and has_undeclared(data, schema, schema):
         return "strict"
+    if "free_depth" in options and _cause(data, schema, {k: v for k, v in options.items() if k != "free_depth"},
+                                          automaton) == "free_depth":
+        return "free_depth"
     if options.get("property_order") == "declared" and accepts(automaton, compact(declared_order(data, schema,
                                                                                                  schema))):
         return "property_order"
     return ""
 
 
+def _cause(data: Any, schema: Any, options: dict[str, Any], automaton: Any) -> str:
+    """Return which default bound excludes a valid instance ('free_depth'), or '' when none explains it."""
+    from tutor.engine.json_schema import schema_to_automaton
+
+    if not any("free-form" in n for n in getattr(automaton, "narrowings", ())):
+        return ""
+    try:
+        deeper = schema_to_automaton(schema, **{**options, "free_depth": 8})
+    except Exception:  # a deeper bound may pass the limits: then the cause stays unknown
+        return ""
+    return "free_depth" if accepts(deeper, compact(data)) else ""
+
+
 def run_suite(files: list[Path], options: dict[str, Any], timeout: float,
               progress: Any = None) -> list[dict[str, Any]]:
     """Return one record per schema file: its compile status, reason, seconds and judged tests."""
+    import tutor.engine.json_schema  # noqa: F401 - imported once, before the children fork
+
     ctx = multiprocessing.get_context("fork")
     records = []
     for n, path in enumerate(files):
@@ -294,6 +316,8 @@ def summarise(records: list[dict[str, Any]], show: int = 12) -> dict[str, Any]:
         "wrong_accept_examples": wrong_accepts[:show],
         "wrong_reject_examples": [(n, t["i"]) for n, t in rejects if not t.get("asked")][:show],
         "timeout_examples": [r["name"] for r in records if r["status"] == "timeout"][:show],
+        "wrong_rejects_by_cause": Counter(t.get("cause") or "unexplained" for _, t in rejects).most_common(),
+        "narrowings_used": Counter(n for r in compiled for n in r.get("narrowings", [])).most_common(),
     }
     return figures
 
@@ -323,6 +347,8 @@ def run(args: argparse.Namespace) -> int:
         options["property_order"] = args.property_order
     if args.strict:
         options["strict"] = True
+    if args.free_depth is not None:
+        options["free_depth"] = args.free_depth
 
     def progress(done: int, total: int, record: dict[str, Any]) -> None:
         if done % 100 == 0 or done == total:
@@ -344,6 +370,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrong accept {figures['wrong_accepts']} invalid instances accepted")
     print(f"wrong reject {figures['wrong_rejects_unasked']} valid instances rejected outside an asked-for"
           f" narrowing, {figures['wrong_rejects_asked']} inside one")
+    print(f"  by cause   {dict(figures['wrong_rejects_by_cause'])}")
+    print(f"narrowings   schemas whose automaton uses each: {dict(figures['narrowings_used'])}")
     print("top refusals")
     for reason, count in figures["top_refusals"]:
         print(f"  {count:5d}  {reason[:150]}")
