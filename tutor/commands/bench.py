@@ -14,6 +14,7 @@ _TARGETS = {
     "serve": "tutor.server.loadtest",
     "buffers": "tutor.decoding.bench_native",
     "judge": "tutor.judge.bench",
+    "schemas": "tutor.lab.schema_bench",
 }
 
 
