@@ -66,6 +66,7 @@ JSON_CHAR = (
 )
 INTEGER = r"-?(?:0|[1-9][0-9]*)"
 NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+TINY = r"[1-9](?:\.[0-9]+)?[eE]-0*[1-9][0-9]*"  # magnitudes below 1 in exponent form
 QUOTE = 0x22
 WHITESPACE_BYTES = b" \t\n\r"
 PROPERTY_ORDERS = ("any", "declared")
@@ -716,7 +717,18 @@ class SchemaCompiler:
         dfa = ast_to_dfa(parse("-?" + r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?", self.budget), self.budget)
         for regex in parts:
             dfa = intersect(dfa, ast_to_dfa(parse(regex, self.budget), self.budget), self.budget)
-        self.narrow("a bounded number is written without an exponent")
+        # Tiny values in exponent form (as json.dumps writes 1e-07) where every value of (0, 1) or
+        # (-1, 0) is in range; other exponent forms are left out (a narrowing).
+        lows = [v for v in (minimum, ex_min) if v is not None]
+        highs = [v for v in (maximum, ex_max) if v is not None]
+        tiny = []
+        if all(v <= 0 for v in lows) and all(v >= 1 for v in highs):
+            tiny.append(TINY)
+        if all(v <= -1 for v in lows) and all(v >= 0 for v in highs):
+            tiny.append("-" + TINY)
+        self.narrow("a bounded number is written without an exponent (but for tiny values)")
+        if tiny:
+            return frag_alt(self.nfa, [self.embed(dfa), frag_ast(self.nfa, parse("|".join(tiny)))])
         return self.embed(dfa)
 
     def string(self, schema: dict[str, Any], where: tuple[str, ...]) -> Fragment:
