@@ -203,6 +203,7 @@ def _check_one(path: str, options: dict[str, Any], timeout: float, conn: Any) ->
             validator = _validator(schema)
         except Exception as exc:
             validator, error = None, f"{type(exc).__name__}: {exc}"
+        deeper: dict[str, Any] = {}
         for i, test in enumerate(doc.get("tests", [])):
             data = test.get("data")
             row: dict[str, Any] = {"i": i, "label": test.get("valid")}
@@ -217,18 +218,18 @@ def _check_one(path: str, options: dict[str, Any], timeout: float, conn: Any) ->
             text = compact(data)
             row["accepted"] = accepts(automaton, text)
             if row["valid"] and not row["accepted"]:
-                row["asked"] = _asked(data, schema, options, automaton)
-                row["cause"] = row["asked"] or _cause(data, schema, options, automaton)
+                row["asked"] = _asked(data, schema, options, automaton, deeper)
+                row["cause"] = row["asked"] or _cause(data, schema, options, automaton, deeper)
             results.append(row)
     conn.send(results)
 
 
-def _asked(data: Any, schema: Any, options: dict[str, Any], automaton: Any) -> str:
+def _asked(data: Any, schema: Any, options: dict[str, Any], automaton: Any, deeper: dict[str, Any]) -> str:
     """Return the asked-for narrowing that excludes a valid instance, or ''."""
     if options.get("strict") and has_undeclared(data, schema, schema):
         return "strict"
     if "free_depth" in options and _cause(data, schema, {k: v for k, v in options.items() if k != "free_depth"},
-                                          automaton) == "free_depth":
+                                          automaton, deeper) == "free_depth":
         return "free_depth"
     if options.get("property_order") == "declared" and accepts(automaton, compact(declared_order(data, schema,
                                                                                                  schema))):
@@ -236,17 +237,27 @@ def _asked(data: Any, schema: Any, options: dict[str, Any], automaton: Any) -> s
     return ""
 
 
-def _cause(data: Any, schema: Any, options: dict[str, Any], automaton: Any) -> str:
-    """Return which default bound excludes a valid instance ('free_depth'), or '' when none explains it."""
+def _cause(data: Any, schema: Any, options: dict[str, Any], automaton: Any,
+           deeper: dict[str, Any] | None = None) -> str:
+    """Return which default bound excludes a valid instance ('free_depth'), or '' when none explains it.
+
+    The schema is compiled once more with free-form values allowed 4 deep (kept in `deeper`, one per schema).
+    """
     from tutor.engine.json_schema import schema_to_automaton
+    from tutor.engine.limits import Limits
 
     if not any("free-form" in n for n in getattr(automaton, "narrowings", ())):
         return ""
-    try:
-        deeper = schema_to_automaton(schema, **{**options, "free_depth": 8})
-    except Exception:  # a deeper bound may pass the limits: then the cause stays unknown
+    deeper = deeper if deeper is not None else {}
+    if "automaton" not in deeper:
+        try:
+            deeper["automaton"] = schema_to_automaton(schema, **{**options, "free_depth": 4},
+                                                      limits=Limits(max_seconds=5.0))
+        except Exception:  # a deeper bound may pass the limits: then the cause stays unknown
+            deeper["automaton"] = None
+    if deeper["automaton"] is None:
         return ""
-    return "free_depth" if accepts(deeper, compact(data)) else ""
+    return "free_depth" if accepts(deeper["automaton"], compact(data)) else ""
 
 
 def run_suite(files: list[Path], options: dict[str, Any], timeout: float,
