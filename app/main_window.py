@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -27,6 +26,11 @@ from tutor import __version__
 from tutor.catalogue import default_model_name
 from tutor.errors import InputError, StoreError
 from tutor.result import CorrectionResult
+from tutor.tutoring import Recorded, Tutoring
+
+if TYPE_CHECKING:
+    from tutor.api import Tutor
+    from tutor.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +48,15 @@ class MainWindow(QMainWindow):
         settings: AppSettings,
         *,
         db: str | None = None,
-        tutor: Any = None,
+        tutor: Tutor | None = None,
         load_model: bool = True,
     ) -> None:
         """`tutor` is a loaded engine (tests share one); otherwise the model loads in the background."""
         super().__init__()
         self.settings = settings
         self.db = db
-        self.tutor: Any = None
-        self.store: Any = None
+        self.tutor: Tutor | None = None
+        self.store: Store | None = None
         self.learner = ""
         self.review: list[dict[str, Any]] = []
         self.review_index = -1
@@ -215,6 +219,7 @@ class MainWindow(QMainWindow):
         from tutor.store import Store
 
         if self.store is not None:
+            worker.wait_for_jobs()  # a job may be using it: closing a connection under a query crashes SQLite
             self.store.close()
             self.store = None
         try:
@@ -271,7 +276,7 @@ class MainWindow(QMainWindow):
         self.load_progress.show()
         self.model_label.setText(self.tr("Loading the model…"))
 
-        def op(report: worker.Report) -> Any:
+        def op(report: worker.Report) -> Tutor:
             return Tutor.load(choice, temperature=temperature, progress=lambda done, what: report((done, what)))
 
         worker.run_job(
@@ -288,7 +293,7 @@ class MainWindow(QMainWindow):
         self.load_progress.setValue(round(max(0.0, min(done, 1.0)) * 100))
         self.model_label.setText(self.tr("Loading the model: {0}").format(what))
 
-    def _on_model_loaded(self, tutor: Any) -> None:
+    def _on_model_loaded(self, tutor: Tutor) -> None:
         self.loading = False
         self.tutor = tutor
         self.load_progress.hide()
@@ -313,7 +318,8 @@ class MainWindow(QMainWindow):
     # -- correcting ------------------------------------------------------------------------------
 
     def correct(self, sentence: str) -> None:
-        """Correct `sentence` in the background, streaming the model's output; save it for the learner."""
+        """Correct `sentence` in the background, streaming the model's output; record it for the learner
+        (tutor.tutoring.Tutoring, as the CLI does), or correct on the class server when one is set."""
         if self.tutor is None or self.practice.working:
             return
         tutor, store, learner = self.tutor, self.store, self.learner
@@ -324,19 +330,10 @@ class MainWindow(QMainWindow):
         # a retry in "review my mistakes" is practice: kept apart, out of the teacher's statistics
         remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner and not reviewing else None
 
-        def op(report: worker.Report) -> tuple[CorrectionResult, Exception | None]:
+        def op(report: worker.Report) -> Recorded[CorrectionResult]:
             if remote is not None:  # the class server, or the local model (and the outbox) when it is away
-                return remote.correct_and_save(sentence, learner), None
-            result = tutor.correct(sentence, on_token=report)
-            if reviewing:
-                result = dataclasses.replace(result, kind="review")
-            saved_error: Exception | None = None
-            if store is not None and learner:
-                try:
-                    store.save_correction(result, learner=learner)
-                except StoreError as exc:
-                    saved_error = exc
-            return result, saved_error
+                return Recorded(remote.correct_and_save(sentence, learner), recorded=True)
+            return Tutoring(tutor, store).correct(sentence, learner=learner, review=reviewing, on_token=report)
 
         worker.run_job(
             op,
@@ -347,8 +344,8 @@ class MainWindow(QMainWindow):
             name="correct",
         )
 
-    def _on_corrected(self, outcome: tuple[CorrectionResult, Exception | None]) -> None:
-        result, saved_error = outcome
+    def _on_corrected(self, done: Recorded[CorrectionResult]) -> None:
+        result, saved_error = done.result, done.save_error
         self.practice.set_working(False)
         self.practice.card.show_result(result)
         self.mask_label.setText(self.status_line(result))
@@ -388,14 +385,17 @@ class MainWindow(QMainWindow):
     # -- review my mistakes ----------------------------------------------------------------------
 
     def start_review(self) -> None:
-        """Re-ask the learner's past mistakes one by one in the Practice page."""
+        """Read the learner's past mistakes in the background, then re-ask them one by one in the Practice page."""
         if self.store is None or not self.learner:
             return
-        try:
-            self.review = self.store.mistakes(self.learner)
-        except StoreError as exc:
-            self._on_store_failure(exc)
-            return
+        store, learner = self.store, self.learner
+        worker.run_job(lambda _: store.mistakes(learner), success=lambda rows: self._review(learner, rows),
+                       failure=self._on_store_failure, receiver=self, name="mistakes", lane=worker.STORE)
+
+    def _review(self, learner: str, mistakes: list[dict[str, Any]]) -> None:
+        if learner != self.learner:
+            return  # another learner was chosen meanwhile: never show their mistakes under this name
+        self.review = mistakes
         if not self.review:
             self.messages.show_message(
                 self.tr("{0} has no mistakes to review. Well done!").format(self.learner),

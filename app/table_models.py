@@ -1,9 +1,9 @@
-"""Qt models over store queries (no SQL here: the store owns every query)."""
+"""Qt table models over store queries (no SQL here: the store owns every query; reads run off the GUI thread)."""
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -18,26 +18,36 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from app.labels import person_label, tense_label
-from tutor.errors import StoreError
+from app.worker import STORE, Report, run_job
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 Index = QModelIndex | QPersistentModelIndex
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class HistoryModel(QAbstractTableModel):
-    """A learner's corrections (or everyone's), newest first, fetched from the store a page at a time."""
+    """A learner's corrections (or everyone's), newest first, read from the store a page at a time.
+
+    Every read runs on app.worker's STORE lane, never on the GUI thread: the rows on show stay until
+    the new page arrives (`loaded`), and a read made stale by a newer query is dropped unseen.
+    """
 
     PAGE = 100
     failed = Signal(object)  # a StoreError while reading
+    loaded = Signal()  # a page (the first or the next) is on show
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.store: Any = None
+        self.store: Store | None = None
         self.learner: str | None = None
         self.all_learners = False
         self.filters: dict[str, Any] = {}
         self.rows: list[dict[str, Any]] = []
         self.total = 0
+        self.loading = False  # a read of the current query is on its way
+        self._query = 0  # bumped by every new query; a read of an older one is dropped
 
     def columns(self) -> tuple[str, ...]:
         """Return the column keys on show (a learner column only when listing everyone)."""
@@ -46,7 +56,7 @@ class HistoryModel(QAbstractTableModel):
 
     def set_query(
         self,
-        store: Any,
+        store: Store | None,
         learner: str | None,
         *,
         all_learners: bool = False,
@@ -58,10 +68,22 @@ class HistoryModel(QAbstractTableModel):
         search: str | None = None,
         only_mistakes: bool = False,
     ) -> None:
-        """Show the corrections matching these filters; learner None with all_learners=False shows nothing."""
+        """Show the corrections matching these filters; learner None with all_learners=False shows nothing.
+
+        Another store or learner clears the table at once (one learner's rows never stay on show under
+        another's name); other filters keep the rows on show until the new ones arrive.
+        """
+        other_source = (store, learner, all_learners) != (self.store, self.learner, self.all_learners)
+        if other_source and self.rows:
+            self.beginResetModel()
+            self.rows, self.total = [], 0
+            self.endResetModel()
+        if all_learners != self.all_learners:
+            self.beginResetModel()
+            self.all_learners = all_learners  # the columns change with it
+            self.endResetModel()
         self.store = store
         self.learner = learner
-        self.all_learners = all_learners
         self.filters = {
             "verb": verb or None,
             "tense": tense or None,
@@ -73,42 +95,73 @@ class HistoryModel(QAbstractTableModel):
         }
         self.refresh()
 
+    def _who(self) -> str | None:
+        return None if self.all_learners else self.learner
+
     def refresh(self) -> None:
-        """Re-read the first page and the total count from the store."""
+        """Re-read the first page and the total count from the store, in the background."""
+        self._query += 1
+        query, store, who, filters = self._query, self.store, self._who(), dict(self.filters)
+        if store is None or not (self.learner or self.all_learners):
+            self.loading = False
+            self._show_first([], 0)
+            return
+        self.loading = True
+
+        def op(_: Report) -> tuple[list[dict[str, Any]], int]:
+            total = store.count_history(who, **filters)
+            return store.history(who, limit=self.PAGE, offset=0, **filters), total
+
+        run_job(op, success=lambda page: self._current(query) and self._show_first(*page),
+                failure=lambda exc: self._current(query) and self._failed(exc, clear=True),
+                receiver=self, name="history", lane=STORE)
+
+    def _current(self, query: int) -> bool:
+        """Return True when `query` is still the one on show (its read may land); False drops it."""
+        if query != self._query:
+            return False
+        self.loading = False
+        return True
+
+    def _show_first(self, rows: list[dict[str, Any]], total: int) -> None:
         self.beginResetModel()
-        self.rows = []
-        self.total = 0
-        try:
-            if self.store is not None and (self.learner or self.all_learners):
-                who = None if self.all_learners else self.learner
-                self.total = self.store.count_history(who, **self.filters)
-                self.rows = self.store.history(who, limit=self.PAGE, offset=0, **self.filters)
-        except StoreError as exc:
+        self.rows, self.total = rows, total
+        self.endResetModel()
+        self.loaded.emit()
+
+    def _failed(self, exc: Exception, *, clear: bool) -> None:
+        if clear:
+            self.beginResetModel()
             self.rows, self.total = [], 0
-            self.failed.emit(exc)
-        finally:
             self.endResetModel()
+        self.failed.emit(exc)
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008 (Qt's default argument)
-        """Return True while rows beyond the loaded pages exist."""
-        return not parent.isValid() and len(self.rows) < self.total
+        """Return True while rows beyond the loaded pages exist (and no read is on its way)."""
+        return not parent.isValid() and not self.loading and len(self.rows) < self.total
 
     def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
-        """Load the next page."""
-        if parent.isValid() or self.store is None:
+        """Read the next page in the background; it is appended when it arrives."""
+        if parent.isValid() or self.store is None or self.loading:
             return
-        who = None if self.all_learners else self.learner
-        try:
-            page = self.store.history(who, limit=self.PAGE, offset=len(self.rows), **self.filters)
-        except StoreError as exc:
-            self.failed.emit(exc)
-            return
+        query, store, who, filters, offset = self._query, self.store, self._who(), dict(self.filters), len(self.rows)
+        self.loading = True
+
+        def op(_: Report) -> list[dict[str, Any]]:
+            return store.history(who, limit=self.PAGE, offset=offset, **filters)
+
+        run_job(op, success=lambda page: self._current(query) and self._append(page),
+                failure=lambda exc: self._current(query) and self._failed(exc, clear=False),
+                receiver=self, name="history page", lane=STORE)
+
+    def _append(self, page: list[dict[str, Any]]) -> None:
         if not page:
             self.total = len(self.rows)
-            return
-        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows) + len(page) - 1)
-        self.rows.extend(page)
-        self.endInsertRows()
+        else:
+            self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows) + len(page) - 1)
+            self.rows.extend(page)
+            self.endInsertRows()
+        self.loaded.emit()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         """Return the number of loaded rows."""

@@ -5,16 +5,22 @@ QThreadPool; `success(value)`, `failure(exc)` and `progress(item)` run on the GU
 through queued signals. Be careful not to call any UI routine inside `op`: it may only call
 `report(item)`, which hands `item` to the GUI thread.
 
-The pool is serial (one thread) on purpose: the engine and the SQLite store are used by one job at
-a time, so neither needs a lock, and jobs finish in the order they were started.
+Jobs run in two lanes, each a serial pool (one thread), so jobs of a lane finish in the order they
+were started:
+- ENGINE (the default): the model — loading it, correcting, checking, and the saves that follow;
+  one job at a time, so the llama.cpp context needs no lock.
+- STORE: reading the SQLite store for the window (history pages, learner lists, statistics, the
+  passphrase checks), so a read never waits behind a ten-second text check and the GUI thread
+  never runs a query. The Store is safe across threads (a connection per thread, WAL).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
@@ -24,6 +30,10 @@ from tutor.errors import TutorError
 log = logging.getLogger(__name__)
 
 Report = Callable[[Any], None]
+Lane = Literal["engine", "store"]
+ENGINE: Lane = "engine"
+STORE: Lane = "store"
+LANES: tuple[Lane, ...] = (ENGINE, STORE)
 
 
 class Cancelled(Exception):
@@ -70,6 +80,7 @@ class Job(QRunnable):
         progress: Callable[[Any], None] | None,
         receiver: QObject | None,
         name: str,
+        lane: Lane = ENGINE,
     ) -> None:
         super().__init__()
         self.setAutoDelete(False)  # Python keeps the reference until the result is delivered
@@ -79,6 +90,7 @@ class Job(QRunnable):
         self.progress = progress
         self.receiver = receiver
         self.name = name
+        self.lane = lane
         self.traceback: str | None = None
         self.done = False
         self.started = False
@@ -121,19 +133,21 @@ class Job(QRunnable):
         callback(value)
 
 
-_pool: QThreadPool | None = None
+_pools: dict[Lane, QThreadPool] = {}
 _live: set[Job] = set()
 
 
-def pool() -> QThreadPool:
-    """Return the app's serial thread pool (created on first use)."""
-    global _pool
-    if _pool is None:
-        _pool = QThreadPool()
-        _pool.setObjectName("grammar-tutor-jobs")
-        _pool.setMaxThreadCount(1)
-        _pool.setExpiryTimeout(2000)
-    return _pool
+def pool(lane: Lane = ENGINE) -> QThreadPool:
+    """Return the serial thread pool of a lane (created on first use)."""
+    found = _pools.get(lane)
+    if found is None:
+        if lane not in LANES:
+            raise ValueError(f"no job lane {lane!r}; the lanes are {', '.join(LANES)}")
+        found = _pools[lane] = QThreadPool()
+        found.setObjectName(f"grammar-tutor-{lane}")
+        found.setMaxThreadCount(1)
+        found.setExpiryTimeout(2000)
+    return found
 
 
 def run_job(
@@ -144,32 +158,34 @@ def run_job(
     progress: Callable[[Any], None] | None = None,
     receiver: QObject | None = None,
     name: str = "job",
+    lane: Lane = ENGINE,
 ) -> Job:
-    """Start `op(report)` in the background and return its Job.
+    """Start `op(report)` in the background on `lane` and return its Job.
 
     `success(value)`, `failure(exception)` and `progress(item)` are called on the GUI thread, and
     not at all once `receiver` (usually the widget that asked) has been destroyed.
     """
-    job = Job(op, success=success, failure=failure, progress=progress, receiver=receiver, name=name)
+    job = Job(op, success=success, failure=failure, progress=progress, receiver=receiver, name=name, lane=lane)
     _live.add(job)
-    pool().start(job)
+    pool(lane).start(job)
     return job
 
 
-def busy() -> bool:
-    """Return True while any job is queued, running or waiting to deliver its result."""
-    return bool(_live)
+def busy(lane: Lane | None = None) -> bool:
+    """Return True while any job (of `lane`, or of any lane) is queued, running or waiting to deliver."""
+    return any(lane is None or job.lane == lane for job in list(_live))
 
 
-def running() -> bool:
-    """Return True while a job has started on the pool's thread and not yet delivered its result."""
-    return any(job.started and not job.done for job in list(_live))
+def running(lane: Lane = ENGINE) -> bool:
+    """Return True while a job of `lane` has started on its thread and not yet delivered its result."""
+    return any(job.lane == lane and job.started and not job.done for job in list(_live))
 
 
 def cancel_jobs() -> None:
     """Cancel every job: queued ones never start; running ones stop at their next `report()` (an engine
     call in progress, e.g. one llama.cpp step, still finishes). No callback of theirs runs afterwards."""
-    pool().clear()
+    for lane in LANES:
+        pool(lane).clear()
     for job in list(_live):
         job.cancelled = True
         if not job.started:  # taken off the queue by clear(): it will never run or deliver
@@ -178,5 +194,10 @@ def cancel_jobs() -> None:
 
 
 def wait_for_jobs(timeout_ms: int = 30000) -> bool:
-    """Block until every job has run (results are still delivered later, by the event loop)."""
-    return pool().waitForDone(timeout_ms)
+    """Block until every job of every lane has run (results are still delivered later, by the event loop)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    done = True
+    for lane in LANES:
+        left = max(0, round((deadline - time.monotonic()) * 1000))
+        done = pool(lane).waitForDone(left) and done
+    return done

@@ -28,7 +28,12 @@ from PySide6.QtWidgets import (
 from app import worker
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from app.main_window import MainWindow
+    from tutor.api import Tutor
+    from tutor.server.client import ClassTutor
+    from tutor.store import Store
 
 ENABLED, URL, CODE = "class_server/enabled", "class_server/url", "class_server/code"
 
@@ -40,7 +45,7 @@ def server_choice(q: QSettings) -> tuple[str, str] | None:
     return (url, code) if enabled and url and code else None
 
 
-def class_tutor(q: QSettings, store: Any, local: Any) -> Any:
+def class_tutor(q: QSettings, store: Store | None, local: Callable[[], Tutor | None]) -> ClassTutor | None:
     """Return a tutor.server.client.ClassTutor for the chosen server (local() is the local Tutor), or None."""
     choice = server_choice(q)
     if choice is None or store is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate, QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -26,6 +26,9 @@ from app.table_models import HistoryModel
 from app.views.flow import FlowLayout
 from tutor.scope import PERSONS, TENSES, load_scope
 
+if TYPE_CHECKING:
+    from tutor.store import Store
+
 
 def _to_date(edit: QDateEdit) -> date:
     value = edit.date()
@@ -39,10 +42,10 @@ class HistoryView(QWidget):
 
     def __init__(self, parent: QWidget | None = None, *, with_review: bool = True) -> None:
         super().__init__(parent)
-        self.store: Any = None
+        self.store: Store | None = None
         self.learner: str | None = None
         self.all_learners = False
-        self.model = HistoryModel(self)
+        self.model = HistoryModel(self)  # reads the store in the background; `loaded` when a page is on show
 
         self.verb_label, self.verb = QLabel(self), QComboBox(self)
         self.tense_label, self.tense = QLabel(self), QComboBox(self)
@@ -91,6 +94,7 @@ class HistoryView(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.model.modelReset.connect(self._after_reset)
+        self.model.loaded.connect(self._update_count)
 
         # label + field pairs in a flow, so the filters wrap instead of widening a small window
         filters_box = QWidget(self)
@@ -173,14 +177,14 @@ class HistoryView(QWidget):
             combo.addItem(text, value)
         combo.setCurrentIndex(max(combo.findData(current), 0) if current else 0)
 
-    def set_source(self, store: Any, learner: str | None, *, all_learners: bool = False) -> None:
+    def set_source(self, store: Store | None, learner: str | None, *, all_learners: bool = False) -> None:
         """Show `learner`'s corrections (or everyone's) from `store`; store None shows nothing."""
         self.store, self.learner, self.all_learners = store, learner, all_learners
         self.review_button.setEnabled(store is not None and bool(learner))
         self.apply_filters()
 
     def apply_filters(self) -> None:
-        """Re-query the store with the filters on show."""
+        """Re-query the store with the filters on show (the table fills when the read arrives)."""
         if self._filling:
             return
         self.model.set_query(
@@ -194,6 +198,7 @@ class HistoryView(QWidget):
             until=_to_date(self.until) if self.until_check.isChecked() else None,
             search=self.search.text(),
         )
+        self._update_count()
 
     def reset_filters(self) -> None:
         """Clear every filter."""
@@ -219,6 +224,8 @@ class HistoryView(QWidget):
         total = self.model.total
         if self.store is None:
             text = self.tr("The history is not available.")
+        elif self.model.loading and not self.model.rows:
+            text = ""  # the first page is on its way: no "No corrections match." before it is known
         elif total == 0:
             text = self.tr("No corrections match.")
         else:

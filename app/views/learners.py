@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
@@ -19,12 +19,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app import worker
 from app.errors import describe
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
 from tutor.errors import TutorError
 from tutor.store.lock import PASSPHRASE_MIN_LENGTH, PIN_MIN_LENGTH, SecretLock, Throttled
 from tutor.store.names import MAX_NAME_LENGTH, name_key
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 
 class NewLearnerDialog(QDialog):
@@ -107,17 +111,24 @@ class PinDialog(QDialog):
 
 
 class LearnerBar(QWidget):
-    """The learner picker atop the window; `learner_changed` carries the active name ('' for none)."""
+    """The learner picker atop the window; `learner_changed` carries the active name ('' for none).
+
+    Every store access (the list, PIN lookups and checks, creating a learner) runs on app.worker's STORE
+    lane; `loaded` says the list on show is the store's.
+    """
 
     learner_changed = Signal(str)
     failed = Signal(str)
+    loaded = Signal()
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.store: Any = None
+        self.store: Store | None = None
         self.current = ""
         self.dialog: QDialog | None = None
+        self._listing = 0  # bumped by every reload; an older list is dropped
+        self._picking = 0  # bumped by every pick; an older pick's PIN lookup is dropped
         self.label = QLabel(self)
         self.combo = QComboBox(self)
         self.combo.setMinimumContentsLength(12)
@@ -146,30 +157,52 @@ class LearnerBar(QWidget):
         self.combo.setPlaceholderText(self.tr("Choose or create a learner"))
         self.new_button.setText(self.tr("&New learner…"))
 
-    def set_store(self, store: Any) -> None:
+    def set_store(self, store: Store | None) -> None:
         """Fill the picker from `store` (None disables it); restore the last learner unless PIN-protected."""
         self.store = store
         self.combo.setEnabled(store is not None)
         self.new_button.setEnabled(store is not None)
-        last = self.settings.learner
-        self.reload()
-        if last and self.combo.findData(last) >= 0 and not self._has_pin(last):
-            self.select(last)
-        else:
-            self.select("")
+        self.select("")
+        self.reload(restore=self.settings.learner)
 
-    def reload(self) -> None:
-        """Re-read the learner names from the store, keeping the current one selected."""
+    def reload(self, *, restore: str = "") -> None:
+        """Re-read the learner names in the background, keeping the current one selected; `restore` becomes
+        the active learner if nobody is yet and their profile has no PIN (when in doubt, it has one)."""
+        self._listing += 1
+        listing, store = self._listing, self.store
+        if store is None:
+            self._fill(listing, [], False)
+            return
+
+        def op(_: worker.Report) -> tuple[list[str], bool]:
+            names = [row["name"] for row in store.learners()]
+            if not restore or restore not in names:
+                return names, False
+            try:
+                return names, not SecretLock(store).has_pin(restore)
+            except TutorError:
+                return names, False
+
+        def failed(exc: Exception) -> None:
+            if listing == self._listing:
+                self.failed.emit(describe(exc))
+                self._fill(listing, [], False)
+
+        worker.run_job(op, success=lambda found: self._fill(listing, *found, restore=restore), failure=failed,
+                       receiver=self, name="learners", lane=worker.STORE)
+
+    def _fill(self, listing: int, names: list[str], open_restore: bool, *, restore: str = "") -> None:
+        if listing != self._listing:
+            return
         self.combo.blockSignals(True)
         self.combo.clear()
-        if self.store is not None:
-            try:
-                for row in self.store.learners():
-                    self.combo.addItem(row["name"], row["name"])
-            except Exception as exc:
-                self.failed.emit(describe(exc))
+        for name in names:
+            self.combo.addItem(name, name)
         self.combo.setCurrentIndex(self.combo.findData(self.current) if self.current else -1)
         self.combo.blockSignals(False)
+        if open_restore and not self.current:
+            self.select(restore)
+        self.loaded.emit()
 
     def select(self, name: str) -> None:
         """Make `name` the active learner without asking for a PIN ('' for nobody)."""
@@ -179,51 +212,72 @@ class LearnerBar(QWidget):
             self.settings.learner = name
         self.learner_changed.emit(name)
 
-    def _has_pin(self, name: str) -> bool:
-        """Return True when the learner's profile has a PIN (and, when the store cannot tell, too)."""
-        if self.store is None:
-            return True
-        try:
-            return SecretLock(self.store).has_pin(name)
-        except TutorError as exc:
-            self.failed.emit(describe(exc))
-            return True
-
-    def _pin_opens(self, name: str, secret: str) -> bool:
+    @staticmethod
+    def _pin_opens(store: Store, name: str, secret: str) -> bool:
         """Return True for the learner's PIN, or the teacher passphrase; raise Throttled after wrong tries."""
-        lock = SecretLock(self.store)
+        lock = SecretLock(store)
         if lock.check_pin(name, secret):
             return True
         # Only something as long as a passphrase is tried as one: a mistyped PIN never counts against it.
         return len(secret) >= PASSPHRASE_MIN_LENGTH and lock.teacher_set() and lock.check_teacher(secret)
 
     def _picked(self, index: int) -> None:
-        name = str(self.combo.itemData(index) or "")
-        if name == self.current:
+        self.pick(str(self.combo.itemData(index) or ""))
+
+    def pick(self, name: str) -> None:
+        """Switch to `name` as a learner choosing it would: at once without a PIN, else after the PIN dialog."""
+        if name == self.current or self.store is None:
             return
-        if not self._has_pin(name):
-            self.select(name)
-            return
+        self._picking += 1
+        picking, store = self._picking, self.store
+
+        def op(_: worker.Report) -> bool:
+            return SecretLock(store).has_pin(name)
+
+        def failed(exc: Exception) -> None:
+            self.failed.emit(describe(exc))
+            looked_up(True)  # when the store cannot tell, the PIN is asked
+
+        def looked_up(has_pin: bool) -> None:
+            if picking != self._picking:
+                return
+            if not has_pin:
+                self.select(name)
+            else:
+                self._ask_pin(name)
+
+        worker.run_job(op, success=looked_up, failure=failed, receiver=self, name="pin lookup", lane=worker.STORE)
+
+    def _ask_pin(self, name: str) -> None:
         self.combo.setCurrentIndex(self.combo.findData(self.current) if self.current else -1)
         dialog = PinDialog(name, self)
         self.dialog = dialog
+        store = self.store
 
         def check() -> None:
-            try:
-                right = self._pin_opens(name, dialog.pin.text())
-            except Throttled as exc:
-                dialog.error.setText(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(
-                    math.ceil(exc.retry_after)))
+            if store is None or not dialog.buttons.isEnabled():
                 return
-            except TutorError as exc:
-                dialog.error.setText(describe(exc))
-                return
+            secret = dialog.pin.text()
+            dialog.buttons.setEnabled(False)  # scrypt takes about half a second, off the GUI thread
+            worker.run_job(lambda _: self._pin_opens(store, name, secret), success=answered, failure=refused,
+                           receiver=dialog, name="pin check", lane=worker.STORE)
+
+        def answered(right: bool) -> None:
+            dialog.buttons.setEnabled(True)
             if right:
                 dialog.done(QDialog.DialogCode.Accepted)
                 self.select(name)
             else:
                 dialog.error.setText(self.tr("That PIN is not right."))
                 dialog.pin.selectAll()
+
+        def refused(exc: Exception) -> None:
+            dialog.buttons.setEnabled(True)
+            if isinstance(exc, Throttled):
+                dialog.error.setText(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(
+                    math.ceil(exc.retry_after)))
+            else:
+                dialog.error.setText(describe(exc))
 
         dialog.buttons.accepted.disconnect()
         dialog.buttons.accepted.connect(check)
@@ -245,25 +299,35 @@ class LearnerBar(QWidget):
         return -1
 
     def create(self, name: str, pin: str = "") -> None:
-        """Create a learner in the store and make them active; an existing name is picked instead."""
+        """Create a learner in the store (in the background) and make them active; an existing name is picked
+        instead, through its PIN if it has one."""
         if self.store is None:
             return
         clean = " ".join(name.split())
         if pin and len(pin) < PIN_MIN_LENGTH:
             self.failed.emit(self.tr("A PIN needs at least {0} characters.").format(PIN_MIN_LENGTH))
             return
-        existing = self.find(clean)
-        if existing >= 0:  # never re-create: that would skip (or overwrite) the other learner's PIN
-            self.failed.emit(self.tr("A learner called {0} already exists; they are picked instead.").format(clean))
-            self._picked(existing)
-            return
-        try:
-            learner_id = self.store.ensure_learner(clean)
-            stored = self.store.find_learner(learner_id)["name"]  # as kept: invisible characters removed
+        store = self.store
+
+        def op(_: worker.Report) -> tuple[str, bool]:
+            found = store.find_learner(clean)  # the store decides: the list on show may not be filled yet
+            if found is not None:
+                return found["name"], False
+            learner_id = store.ensure_learner(clean)
+            stored = store.find_learner(learner_id)["name"]  # as kept: invisible characters removed
             if pin:
-                SecretLock(self.store).set_pin(learner_id, pin)
-        except Exception as exc:
-            self.failed.emit(describe(exc))
-            return
-        self.reload()
-        self.select(stored)
+                SecretLock(store).set_pin(learner_id, pin)
+            return stored, True
+
+        def done(outcome: tuple[str, bool]) -> None:
+            stored, created = outcome
+            if not created:  # never re-create: that would skip (or overwrite) the other learner's PIN
+                self.failed.emit(self.tr("A learner called {0} already exists; they are picked instead.").format(
+                    clean))
+                self.pick(stored)
+                return
+            self.select(stored)
+            self.reload()
+
+        worker.run_job(op, success=done, failure=lambda exc: self.failed.emit(describe(exc)), receiver=self,
+                       name="new learner", lane=worker.STORE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
@@ -37,8 +37,10 @@ from app.views.charts import BarChart, ColumnChart
 from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
 from app.views.panel import set_text_colour
-from app.worker import run_job
-from tutor.errors import TutorError
+from app.worker import STORE, Report, run_job
+
+if TYPE_CHECKING:
+    from tutor.store import Store
 
 ALL_LEARNERS = object()  # the list entry that stands for everyone
 
@@ -50,7 +52,8 @@ class LockPage(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store: Any = None
+        self.store: Store | None = None
+        self.checking = False  # a passphrase check (scrypt, about half a second) runs in the background
         self.heading = QLabel(self)
         self._scale_heading()
         self.explain = QLabel(self)
@@ -91,7 +94,7 @@ class LockPage(QWidget):
         font.setBold(True)
         self.heading.setFont(font)
 
-    def set_store(self, store: Any) -> None:
+    def set_store(self, store: Store | None) -> None:
         """Check passphrases against this store (None: the database is unavailable, nothing opens)."""
         self.store = store
         self.passphrase.setEnabled(store is not None)
@@ -110,28 +113,42 @@ class LockPage(QWidget):
         self.button.setText(self.tr("&Unlock"))
 
     def submit(self) -> None:
-        """Check the passphrase; emit `unlocked` when it is right."""
-        from tutor.store.lock import SecretLock, Throttled
+        """Check the passphrase in the background; emit `unlocked` when it is right."""
+        from tutor.store.lock import SecretLock
 
-        if self.store is None:
+        if self.store is None or self.checking:
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # scrypt takes about half a second
-        try:
-            right = SecretLock(self.store).check_teacher(self.passphrase.text())
-        except Throttled as exc:
-            self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(math.ceil(exc.retry_after)))
-            return
-        except TutorError as exc:
-            self._fail(describe(exc))
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
+        store, secret = self.store, self.passphrase.text()
+        self._set_checking(True)
+        run_job(lambda _: SecretLock(store).check_teacher(secret), success=lambda right: self._checked(store, right),
+                failure=lambda exc: self._refused(store, exc), receiver=self, name="passphrase check", lane=STORE)
+
+    def _set_checking(self, checking: bool) -> None:
+        self.checking = checking
+        self.button.setEnabled(not checking and self.store is not None)
+        self.passphrase.setReadOnly(checking)  # read-only, not disabled: the cursor stays in the field
+
+    def _checked(self, store: Store, right: bool) -> None:
+        self._set_checking(False)
+        if store is not self.store:
+            return  # another database since: this answer is not about it
         if not right:
             self._fail(self.tr("That passphrase is not right. Try again."))
             return
         self.passphrase.clear()
         self.error.clear()
         self.unlocked.emit()
+
+    def _refused(self, store: Store, exc: Exception) -> None:
+        from tutor.store.lock import Throttled
+
+        self._set_checking(False)
+        if store is not self.store:
+            return
+        if isinstance(exc, Throttled):
+            self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(math.ceil(exc.retry_after)))
+        else:
+            self._fail(describe(exc))
 
     def _fail(self, text: str) -> None:
         self.error.setText(text)
@@ -143,12 +160,13 @@ class LockPage(QWidget):
 class SetPassphraseDialog(QDialog):
     """Sets or changes the teacher passphrase: the new one twice, and the current one when changing it."""
 
-    def __init__(self, store: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, store: Store, parent: QWidget | None = None, *, changing: bool) -> None:
+        """`changing`: a passphrase is set already (the TeacherView knows), so the current one is asked too."""
         from tutor.store.lock import PASSPHRASE_MIN_LENGTH, SecretLock
 
         super().__init__(parent)
         self.lock = SecretLock(store)
-        self.changing = self.lock.teacher_set()
+        self.changing = changing
         self.setWindowTitle(self.tr("Change the teacher passphrase") if self.changing
                             else self.tr("Set a teacher passphrase"))
         self.current, self.new, self.repeat = QLineEdit(self), QLineEdit(self), QLineEdit(self)
@@ -197,17 +215,24 @@ class SetPassphraseDialog(QDialog):
         if new != self.repeat.text():
             self._fail(self.tr("The two passphrases differ; type the same one twice."))
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            self.lock.set_teacher(new, current=self.current.text() if self.changing else None)
-        except Throttled as exc:
-            self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(math.ceil(exc.retry_after)))
-            return
-        except TutorError as exc:
-            self._fail(describe(exc))
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
+        if not self.buttons.isEnabled():
+            return  # the last one is still being saved
+        lock, current = self.lock, self.current.text() if self.changing else None
+        self.buttons.setEnabled(False)  # scrypt runs in the background
+
+        def refused(exc: Exception) -> None:
+            self.buttons.setEnabled(True)
+            if isinstance(exc, Throttled):
+                self._fail(self.tr("Too many wrong tries. Wait {0} s, then try again.").format(
+                    math.ceil(exc.retry_after)))
+            else:
+                self._fail(describe(exc))
+
+        run_job(lambda _: lock.set_teacher(new, current=current), success=lambda _: self._saved(), failure=refused,
+                receiver=self, name="set passphrase", lane=STORE)
+
+    def _saved(self) -> None:
+        self.buttons.setEnabled(True)
         super().accept()
 
     def _fail(self, text: str) -> None:
@@ -226,7 +251,8 @@ class Dashboard(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.store: Any = None
+        self.store: Store | None = None
+        self._listing = 0  # bumped by every refresh; an older learner list is dropped
         self.learners_label = QLabel(self)
         self.learners = QListWidget(self)
         self.learners_label.setBuddy(self.learners)
@@ -334,7 +360,7 @@ class Dashboard(QWidget):
         self.lock_button.setEnabled(protected)
         self.retranslate()
 
-    def set_store(self, store: Any) -> None:
+    def set_store(self, store: Store | None) -> None:
         """Use this store (None when the database is unavailable) and reload everything."""
         self.store = store
         self.refresh()
@@ -348,19 +374,32 @@ class Dashboard(QWidget):
         return None if value is ALL_LEARNERS else str(value)
 
     def refresh(self) -> None:
-        """Reload the learner list, keeping the selection, then the history and statistics."""
+        """Reload the learner list in the background, keeping the selection, then the history and statistics.
+
+        Without a store the list empties at once (a locked page shows nobody's name while a read runs)."""
+        self._listing += 1
+        listing, store = self._listing, self.store
+        if store is None:
+            self._fill_learners(listing, [])
+            return
+
+        def failed(exc: Exception) -> None:
+            if listing == self._listing:
+                self.failed.emit(describe(exc))
+                self._fill_learners(listing, [])
+
+        run_job(lambda _: store.learners(), success=lambda rows: self._fill_learners(listing, rows), failure=failed,
+                receiver=self, name="teacher learners", lane=STORE)
+
+    def _fill_learners(self, listing: int, rows: list[dict[str, Any]]) -> None:
+        if listing != self._listing:
+            return
         keep = self.selected_learner()
         self.learners.blockSignals(True)
         self.learners.clear()
         everyone = QListWidgetItem(self.tr("All learners"))
         everyone.setData(Qt.ItemDataRole.UserRole, ALL_LEARNERS)
         self.learners.addItem(everyone)
-        rows = []
-        if self.store is not None:
-            try:
-                rows = self.store.learners()
-            except Exception as exc:
-                self.failed.emit(describe(exc))
         for row in rows:
             item = QListWidgetItem(f"{row['name']} ({row['corrections']})")
             item.setData(Qt.ItemDataRole.UserRole, row["name"])
@@ -388,10 +427,10 @@ class Dashboard(QWidget):
         store, learner = self.store, self.selected_learner()
         self.status.setText(self.tr("Computing statistics…"))
 
-        def op(report: Any) -> tuple[Any, Any, Any]:
+        def op(_: Report) -> tuple[Any, Any, Any]:
             return store.error_counts(learner), store.progress_by_week(learner), store.latency_summary()
 
-        run_job(op, success=self._on_stats, failure=self._on_failure, receiver=self, name="statistics")
+        run_job(op, success=self._on_stats, failure=self._on_failure, receiver=self, name="statistics", lane=STORE)
 
     def _on_stats(self, stats: tuple[Any, Any, Any]) -> None:
         self.status.clear()
@@ -487,7 +526,7 @@ class Dashboard(QWidget):
         store, learner = self.store, self.selected_learner()
         self.status.setText(self.tr("Exporting…"))
 
-        def op(report: Any) -> int:
+        def op(_: Report) -> int:
             return store.export("csv", path, learner)
 
         def done(rows: int) -> None:
@@ -498,7 +537,7 @@ class Dashboard(QWidget):
             self.status.clear()
             self.failed.emit(describe(exc, self.tr("exporting the history")))
 
-        run_job(op, success=done, failure=failed, receiver=self, name="export")
+        run_job(op, success=done, failure=failed, receiver=self, name="export", lane=STORE)
 
 
 class TeacherView(QStackedWidget):
@@ -517,8 +556,8 @@ class TeacherView(QStackedWidget):
         self.dashboard = Dashboard(self)
         self.addWidget(self.lock_page)
         self.addWidget(self.dashboard)
-        self.store: Any = None
-        self.protected = False  # a teacher passphrase is set in the store
+        self.store: Store | None = None
+        self.protected = True  # a teacher passphrase is set in the store (until the store says it is not)
         self.passphrase_dialog: SetPassphraseDialog | None = None
         self.idle = QTimer(self)
         self.idle.setSingleShot(True)
@@ -541,30 +580,37 @@ class TeacherView(QStackedWidget):
         """Return True while the dashboard is on show."""
         return self.currentWidget() is self.dashboard
 
-    def _read_protection(self) -> bool:
+    def set_store(self, store: Store | None) -> None:
+        """Use this store: locked at once, and while it has a passphrase (or is unavailable); open with a
+        warning once the store (read in the background) says no passphrase is set."""
         from tutor.store.lock import SecretLock
 
-        if self.store is None:
-            return True
-        try:
-            return SecretLock(self.store).teacher_set()
-        except TutorError as exc:
-            self.dashboard.failed.emit(describe(exc))
-            return True  # when in doubt, stay locked
-
-    def set_store(self, store: Any) -> None:
-        """Use this store: locked when it has a passphrase (or is unavailable), open with a warning if not."""
         self.store = store
         self.lock_page.set_store(store)
-        self.protected = self._read_protection()
-        self.dashboard.set_protected(self.protected and store is not None)
-        if self.protected:
-            self.lock()
-        else:
-            self.setCurrentWidget(self.dashboard)
-            self.dashboard.store = store  # loaded when the page is shown (the window refreshes it then)
-            if self.isVisible():
-                self.dashboard.refresh()
+        self.protected = True  # when in doubt, stay locked
+        self.dashboard.set_protected(store is not None)
+        self.idle.stop()
+        self.dashboard.set_store(None)
+        self.setCurrentWidget(self.lock_page)
+        if store is None:
+            return
+
+        def failed(exc: Exception) -> None:
+            if store is self.store:
+                self.dashboard.failed.emit(describe(exc))
+
+        run_job(lambda _: SecretLock(store).teacher_set(), success=lambda found: self._protection_read(store, found),
+                failure=failed, receiver=self, name="teacher protection", lane=STORE)
+
+    def _protection_read(self, store: Store, protected: bool) -> None:
+        if store is not self.store or protected:
+            return  # another database since, or locked already as it should be
+        self.protected = False
+        self.dashboard.set_protected(False)
+        self.setCurrentWidget(self.dashboard)
+        self.dashboard.store = store  # loaded when the page is shown (the window refreshes it then)
+        if self.isVisible():
+            self.dashboard.refresh()
 
     def unlock(self) -> None:
         """Show the dashboard with fresh data; it locks itself again after IDLE_MS without activity."""
@@ -587,7 +633,7 @@ class TeacherView(QStackedWidget):
         """Open the dialog that sets (or changes) the teacher passphrase, asking for it twice."""
         if self.store is None:
             return
-        dialog = SetPassphraseDialog(self.store, self)
+        dialog = SetPassphraseDialog(self.store, self, changing=self.protected)
         self.passphrase_dialog = dialog
         dialog.accepted.connect(self._passphrase_set)
         dialog.open()

@@ -1,6 +1,6 @@
 """The Text page: check a whole text, every finding underlined in place, its card, Apply, Apply all, Copy.
 
-The check runs through app.worker (one job: `Tutor.check`, then `Store.save_check`), reporting
+The check runs through app.worker (one job: `Tutoring.check`, which checks and records), reporting
 progress per sentence; the window never waits on it. Findings keep Python string offsets into the
 text; the editor's cursor counts UTF-16 units, so every hand-over goes through `utf16_position`.
 """
@@ -8,7 +8,7 @@ text; the editor's cursor counts UTF-16 units, so every hand-over goes through `
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QLocale, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QTextCharFormat, QTextCursor
@@ -44,8 +44,12 @@ from app.views.text_findings import (
     utf16_position,
 )
 from tutor.api import MAX_TEXT_CHARS
-from tutor.errors import InputError, StoreError
+from tutor.errors import InputError
 from tutor.text.check import CheckResult, Finding, replacement_text
+from tutor.tutoring import Recorded, Tutoring
+
+if TYPE_CHECKING:
+    from app.main_window import MainWindow
 
 SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#f7d4cf", "#fce3b8", "#dce6fa"
 
@@ -92,7 +96,7 @@ class TextCheckView(QWidget):
     check_failed = Signal(str)
     progressed = Signal(int, int)  # sentences done, sentences in all
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window_ = window
         self.working = False
@@ -331,15 +335,9 @@ class TextCheckView(QWidget):
         window.messages.dismiss("text")
         self._update_buttons()
 
-        def op(report: worker.Report) -> tuple[CheckResult, int, Exception | None]:
-            result = tutor.check(text, progress=lambda done, total: report((done, total)))
-            saved, saved_error = 0, None
-            if store is not None and learner and result.findings:
-                try:
-                    saved = len(store.save_check(result, learner=learner))
-                except StoreError as exc:
-                    saved_error = exc
-            return result, saved, saved_error
+        def op(report: worker.Report) -> Recorded[CheckResult]:
+            return Tutoring(tutor, store).check(text, learner=learner,
+                                                progress=lambda done, total: report((done, total)))
 
         worker.run_job(op, success=self._on_checked, failure=lambda exc: self._on_failed(exc, text),
                        progress=self._on_progress, receiver=self, name="check text")
@@ -354,11 +352,11 @@ class TextCheckView(QWidget):
             self.progress.setFormat(self.tr("Checked {0} of {1} sentences").format(done, total))
         self.progressed.emit(done, total)
 
-    def _on_checked(self, outcome: tuple[CheckResult, int, Exception | None]) -> None:
-        result, saved, saved_error = outcome
+    def _on_checked(self, done: Recorded[CheckResult]) -> None:
+        result, saved_error = done.result, done.save_error
         self.working = False
         self.progress.hide()
-        self.saved_rows = saved
+        self.saved_rows = len(done.row_ids)
         window = self.window_
         if saved_error is not None:
             window.messages.show_message(
@@ -681,7 +679,7 @@ class TextCheckView(QWidget):
         self.apply_all_button.setEnabled(any(f.sure for f in self.findings))
 
 
-def install(window: Any) -> TextCheckView:
+def install(window: MainWindow) -> TextCheckView:
     """Add the Text page to `window` as a tab (Ctrl+4 shows it) and return the view."""
     view = TextCheckView(window)
     window.tabs.addTab(view, "")

@@ -78,8 +78,10 @@ def thread_leaks(before: tuple[set[threading.Thread], set[int]]) -> list[str]:
     threads_before, qthreads_before = before
     problems = []
     # a job that has delivered its signal may still be returning from run(): give it a moment
-    worker.pool().waitForDone(1000)
-    if worker.pool().activeThreadCount() or QThreadPool.globalInstance().activeThreadCount():
+    for lane in worker.LANES:
+        worker.pool(lane).waitForDone(1000)
+    if any(worker.pool(lane).activeThreadCount() for lane in worker.LANES) or \
+            QThreadPool.globalInstance().activeThreadCount():
         problems.append("a background job is still running (wait for its signal in the test)")
     new_qthreads = [t for t in _running_qthreads() if id(t) not in qthreads_before]
     if new_qthreads:
@@ -88,6 +90,16 @@ def thread_leaks(before: tuple[set[threading.Thread], set[int]]) -> list[str]:
     if new_threads:
         problems.append(f"Python threads still running: {[t.name for t in new_threads]}")
     return problems
+
+
+@pytest.fixture
+def reads_done(qtbot):
+    """Return a function that waits until the window's store reads (app.worker's STORE lane) have delivered."""
+
+    def wait(timeout: int = 10000) -> None:
+        qtbot.waitUntil(lambda: not worker.busy(worker.STORE), timeout=timeout)
+
+    return wait
 
 
 @pytest.fixture

@@ -28,7 +28,8 @@ def load_and_fail(qtbot, make_window, settings, model: Path) -> object:
     return window
 
 
-def test_missing_model_offers_settings_and_the_window_stays_usable(qtbot, make_window, settings, tmp_path):
+def test_missing_model_offers_settings_and_the_window_stays_usable(qtbot, make_window, settings, tmp_path,
+                                                                  reads_done):
     window = load_and_fail(qtbot, make_window, settings, tmp_path / "missing.gguf")
     message = window.messages.message("model")
     assert_actionable(message)
@@ -40,6 +41,7 @@ def test_missing_model_offers_settings_and_the_window_stays_usable(qtbot, make_w
     press_ctrl_enter(qtbot, window)
     assert window.practice.hint_kind == "not_ready" and "Settings" in window.practice.hint.text()
     window.learner_bar.create("Ana")  # the rest of the app still works
+    reads_done()
     assert window.learner == "Ana"
     window.messages.bars["model"].buttons[0].click()
     assert window.settings_dialog is not None and window.settings_dialog.isVisible()
@@ -60,7 +62,8 @@ def test_corrupt_model_is_reported_not_crashed(qtbot, make_window, settings, tmp
     assert window.tutor is None
 
 
-def test_corrupt_database_offers_a_fresh_one_and_corrections_still_work(qtbot, make_window, engine, db_path):
+def test_corrupt_database_offers_a_fresh_one_and_corrections_still_work(qtbot, make_window, engine, db_path,
+                                                                       reads_done):
     db_path.write_bytes(b"this is not a database" * 100)
     window = make_window(tutor=engine)
     message = window.messages.message("store")
@@ -80,6 +83,7 @@ def test_corrupt_database_offers_a_fresh_one_and_corrections_still_work(qtbot, m
     assert window.store.moved_aside.read_bytes().startswith(b"this is not a database")  # kept, not overwritten
     assert "fresh" in window.messages.message("store")
     window.learner_bar.create("Ana")
+    reads_done()
     assert window.learner == "Ana"
 
 
@@ -142,9 +146,10 @@ def test_engine_failure_is_a_message_with_retry_and_the_app_recovers(qtbot, make
 
 
 @pytest.mark.model
-def test_a_failed_save_still_shows_the_card(qtbot, make_window, engine, db_path):
+def test_a_failed_save_still_shows_the_card(qtbot, make_window, engine, db_path, reads_done):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
+    reads_done()
     window.store.close()  # the store goes away under the window (a disk unplugged, say)
     qtbot.keyClicks(window.practice.editor, "She have a cat.")
     with qtbot.waitSignal(window.correction_done, timeout=60000):

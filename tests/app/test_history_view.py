@@ -13,10 +13,11 @@ def originals(model) -> list[str]:
     return [model.row(i)["original"] for i in range(model.rowCount())]
 
 
-def test_history_shows_only_the_learners_rows_newest_first(make_window, filled_db):
+def test_history_shows_only_the_learners_rows_newest_first(make_window, filled_db, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.select("Ana")
     window.show_tab(1)
+    reads_done()
     model = window.history.model
     assert originals(model) == [
         "You was late.",
@@ -36,24 +37,29 @@ def test_history_shows_only_the_learners_rows_newest_first(make_window, filled_d
     assert "went" in model.index(4, result_column).data(Qt.ItemDataRole.ToolTipRole)
 
 
-def test_filters_by_verb_tense_person_and_date(qtbot, make_window, filled_db):
+def test_filters_by_verb_tense_person_and_date(qtbot, make_window, filled_db, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.select("Ana")
     view = window.history
     view.verb.setCurrentIndex(view.verb.findData("be"))
+    reads_done()
     assert originals(view.model) == ["You was late.", "I am happy."]
     view.tense.setCurrentIndex(view.tense.findData("past simple"))
+    reads_done()
     assert originals(view.model) == ["You was late."]
     view.reset_filters()
     view.person.setCurrentIndex(view.person.findData("3rd singular"))
+    reads_done()
     assert originals(view.model) == ["She have a cat.", "He goed to school."]
     view.reset_filters()
     view.since.setDate(QDate(2026, 1, 12))
     view.until.setDate(QDate(2026, 1, 13))
     view.since_check.setChecked(True)
     view.until_check.setChecked(True)
+    reads_done()
     assert originals(view.model) == ["I am happy.", "She have a cat."]  # both ends included
     view.reset_filters()
+    reads_done()
     assert view.model.rowCount() == 5
 
 
@@ -69,7 +75,7 @@ def test_search_box_finds_words_in_sentences(qtbot, make_window, filled_db):
     qtbot.waitUntil(lambda: view.count.text() == "No corrections match.", timeout=3000)
 
 
-def test_long_histories_load_page_by_page(make_window, db_path, result_factory, monkeypatch):
+def test_long_histories_load_page_by_page(make_window, db_path, result_factory, monkeypatch, reads_done):
     from app.table_models import HistoryModel
 
     monkeypatch.setattr(HistoryModel, "PAGE", 10)
@@ -89,18 +95,22 @@ def test_long_histories_load_page_by_page(make_window, db_path, result_factory, 
     window = make_window(db=db_path)
     window.learner_bar.select("Ana")
     model = window.history.model
+    reads_done()
     assert model.rowCount() == 10 and model.total == 25 and model.canFetchMore()
     model.fetchMore()
+    reads_done()
     model.fetchMore()
+    reads_done()
     assert model.rowCount() == 25 and not model.canFetchMore()
     assert len(set(originals(model))) == 25
 
 
-def test_review_my_mistakes_re_asks_each_past_error(qtbot, make_window, filled_db):
+def test_review_my_mistakes_re_asks_each_past_error(qtbot, make_window, filled_db, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.select("Ana")
     window.show_tab(1)
     qtbot.mouseClick(window.history.review_button, Qt.MouseButton.LeftButton)
+    reads_done()
     practice = window.practice
     assert window.tabs.currentWidget() is practice
     assert not practice.review_bar.isHidden()
@@ -115,15 +125,17 @@ def test_review_my_mistakes_re_asks_each_past_error(qtbot, make_window, filled_d
     assert "finished" in window.messages.message("review")
 
 
-def test_review_with_no_mistakes_says_so(make_window, filled_db):
+def test_review_with_no_mistakes_says_so(make_window, filled_db, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.create("Cleo")
+    reads_done()
     window.history.review_button.click()
+    reads_done()
     assert "no mistakes" in window.messages.message("review")
     assert window.practice.review_bar.isHidden()
 
 
-def test_a_retry_in_review_is_kept_apart_from_the_real_history(qtbot, make_window, filled_db, engine):
+def test_a_retry_in_review_is_kept_apart_from_the_real_history(qtbot, make_window, filled_db, engine, reads_done):
     """Retries made in "review my mistakes" are stored as practice and do not count in the statistics."""
     from tutor.store import Store
 
@@ -134,6 +146,7 @@ def test_a_retry_in_review_is_kept_apart_from_the_real_history(qtbot, make_windo
         n_before = store.count_history("Ana")
     window.show_tab(1)
     qtbot.mouseClick(window.history.review_button, Qt.MouseButton.LeftButton)
+    reads_done()
     practice = window.practice
     practice.editor.setPlainText("He goed to the park.")  # the learner's retry, still wrong
     with qtbot.waitSignal(window.correction_done, timeout=60000):

@@ -20,9 +20,11 @@ def correct_by_keyboard(qtbot, window, sentence: str):
     return blocker.args[0]
 
 
-def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, make_window, engine, db_path):
+def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, make_window, engine, db_path,
+                                                                      reads_done):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
+    reads_done()
     result = correct_by_keyboard(qtbot, window, "He goed to school yesterday.")
 
     card = window.practice.card
@@ -83,13 +85,15 @@ def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, eng
     assert card.chips_box.isHidden()
 
 
-def test_the_correct_button_works_too_and_history_refreshes(qtbot, make_window, engine):
+def test_the_correct_button_works_too_and_history_refreshes(qtbot, make_window, engine, reads_done):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
+    reads_done()
     qtbot.keyClicks(window.practice.editor, "She have a cat.")
     with qtbot.waitSignal(window.correction_done, timeout=60000):
         qtbot.mouseClick(window.practice.correct_button, Qt.MouseButton.LeftButton)
     window.show_tab(1)
+    reads_done()
     assert window.history.model.rowCount() == 1
     assert window.history.model.row(0)["original"] == "She have a cat."
 

@@ -25,7 +25,8 @@ def protect(db_path, passphrase: str = PASSPHRASE) -> None:
         SecretLock(store).set_teacher(passphrase)
 
 
-def test_passphrase_is_set_deliberately_twice_and_kept_in_the_database(qtbot, make_window, db_path, settings):
+def test_passphrase_is_set_deliberately_twice_and_kept_in_the_database(qtbot, make_window, db_path, settings,
+                                                                        reads_done):
     window = make_window()
     open_dashboard(qtbot, window)
     board = window.teacher.dashboard
@@ -47,6 +48,7 @@ def test_passphrase_is_set_deliberately_twice_and_kept_in_the_database(qtbot, ma
     dialog.repeat.clear()
     qtbot.keyClicks(dialog.repeat, PASSPHRASE)
     dialog.buttons.accepted.emit()
+    reads_done()
     assert not dialog.isVisible() and not board.open_warning.isVisible() and board.lock_button.isEnabled()
     with Store.open(db_path) as store:
         stored = store._conns.get().execute("SELECT hash FROM secrets WHERE subject = 'teacher'").fetchone()[0]
@@ -61,11 +63,12 @@ def test_passphrase_is_set_deliberately_twice_and_kept_in_the_database(qtbot, ma
     qtbot.keyClicks(dialog.new, "another-pass")
     qtbot.keyClicks(dialog.repeat, "another-pass")
     dialog.buttons.accepted.emit()
+    reads_done()
     assert "not right" in dialog.error.text() and dialog.isVisible()
     dialog.reject()
 
 
-def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window, filled_db):
+def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window, filled_db, reads_done):
     protect(filled_db)
     window = make_window(db=filled_db)
     window.show_tab(2)
@@ -74,6 +77,7 @@ def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window, filled
     assert window.teacher.dashboard.history.model.rowCount() == 0  # nothing on show behind the lock
     qtbot.keyClicks(lock.passphrase, "wrong guess")
     qtbot.keyClick(lock.passphrase, Qt.Key.Key_Return)
+    reads_done()
     assert not window.teacher.is_unlocked() and "not right" in lock.error.text()
     lock.passphrase.clear()
     qtbot.keyClicks(lock.passphrase, PASSPHRASE)
@@ -84,7 +88,7 @@ def test_lock_then_only_the_right_passphrase_opens_it(qtbot, make_window, filled
     assert not window.teacher.is_unlocked() and window.teacher.dashboard.history.model.rowCount() == 0
 
 
-def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, filled_db):
+def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, filled_db, reads_done):
     protect(filled_db)
     window = make_window(db=filled_db)
     window.show_tab(2)
@@ -92,12 +96,14 @@ def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, fill
     for _ in range(3):
         lock.passphrase.setText("wrong guess")
         lock.submit()
+        reads_done()
         assert "not right" in lock.error.text()
     window.close()
     again = make_window(db=filled_db)
     again.show_tab(2)
     again.teacher.lock_page.passphrase.setText(PASSPHRASE)
     again.teacher.lock_page.submit()
+    reads_done()
     assert "Too many wrong tries" in again.teacher.lock_page.error.text() and not again.teacher.is_unlocked()
 
 
@@ -176,36 +182,44 @@ def test_export_while_locked_asks_for_the_passphrase_first(make_window, filled_d
     assert asked == []
 
 
-def test_a_learner_with_a_pin_cannot_be_opened_by_another(qtbot, make_window, filled_db, settings):
+def test_a_learner_with_a_pin_cannot_be_opened_by_another(qtbot, make_window, filled_db, settings, reads_done):
     window = make_window(db=filled_db)
     bar = window.learner_bar
     bar.create("Dora", "246810")
+    reads_done()
     assert window.learner == "Dora"
     bar.select("Ana")
     bar.combo.setCurrentIndex(bar.find("Dora"))
     bar.combo.activated.emit(bar.find("Dora"))
+    reads_done()
     dialog = bar.dialog
     assert dialog is not None and dialog.isVisible()
     qtbot.keyClicks(dialog.pin, "111111")
     dialog.buttons.accepted.emit()
+    reads_done()
     assert window.learner == "Ana" and "not right" in dialog.error.text()
     assert bar.combo.currentText() == "Ana"
     dialog.pin.clear()
     qtbot.keyClicks(dialog.pin, "246810")
     dialog.buttons.accepted.emit()
+    reads_done()
     assert window.learner == "Dora" and not dialog.isVisible()
     bar.create("dora")  # the same name again must not skip the PIN
+    reads_done()
     assert "already exists" in window.messages.message("learner")
 
 
-def test_protected_learner_is_not_restored_at_start(make_window, filled_db, settings):
+def test_protected_learner_is_not_restored_at_start(make_window, filled_db, settings, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.create("Dora", "246810")
+    reads_done()
     window.close()
     again = make_window(db=filled_db)
+    reads_done()
     assert again.learner == ""
     settings.learner = "Ben"
     third = make_window(db=filled_db)
+    reads_done()
     assert third.learner == "Ben"
 
 
@@ -223,12 +237,15 @@ def test_pins_need_six_characters(make_window, filled_db):
     assert "at least 6" in dialog.error.text() and dialog.isVisible()
 
 
-def test_names_in_banners_are_text_not_html(make_window, filled_db):
+def test_names_in_banners_are_text_not_html(make_window, filled_db, reads_done):
     window = make_window(db=filled_db)
     window.learner_bar.create("<b>Bold</b> \u202eEve\u200b")
+    reads_done()
     assert window.learner == "<b>Bold</b> Eve"  # bidi override and zero-width space removed
     window.start_review()  # a banner with the learner's name in it
+    reads_done()
     bar = window.messages.bars["review"]
     assert bar.text.textFormat() == Qt.TextFormat.PlainText and "<b>Bold</b> Eve" in bar.message()
     window.learner_bar.create("<B>BOLD</B> EVE")  # folded like the store folds it
+    reads_done()
     assert "already exists" in window.messages.message("learner")

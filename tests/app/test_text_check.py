@@ -45,9 +45,10 @@ def finding(text: str, written: str, fix: str, *, sure: bool = True, confidence:
 
 
 @pytest.mark.model
-def test_two_errors_are_underlined_at_their_offsets_and_saved(qtbot, make_window, engine, db_path):
+def test_two_errors_are_underlined_at_their_offsets_and_saved(qtbot, make_window, engine, db_path, reads_done):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
+    reads_done()
     view = window.text_view
     seen: list[tuple[int, int]] = []
     view.progressed.connect(lambda done, total: seen.append((done, total)))
