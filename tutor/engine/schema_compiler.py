@@ -758,6 +758,10 @@ class SchemaCompiler:
             raise self.fail("'pattern' must be a string", where)
         text = None
         for pattern in patterns:
+            hazard = unicode_hazard(pattern)
+            if hazard is not None:
+                raise self.fail(f"{hazard!r} in 'pattern' is not supported (the validator reads it as Unicode,"
+                                " this compiler as ASCII)", where)
             try:
                 with self.budget.at(f"the 'pattern' at {pointer(where)}"):
                     one = ast_to_dfa(parse_search(pattern, self.budget), self.budget)
@@ -809,6 +813,10 @@ class SchemaCompiler:
         # Decoded-text automata of the patterns (search semantics, like 'pattern').
         pattern_dfas = []
         for i, (regex, sub) in enumerate(patterns.items()):
+            hazard = unicode_hazard(regex)
+            if hazard is not None:
+                raise self.fail(f"{hazard!r} in patternProperties {regex!r} is not supported (the validator"
+                                " reads it as Unicode, this compiler as ASCII)", where)
             try:
                 with self.budget.at(f"the patternProperties {regex!r} at {pointer(where)}"):
                     pattern_dfas.append((ast_to_dfa(parse_search(regex, self.budget), self.budget), sub, regex))
@@ -831,6 +839,9 @@ class SchemaCompiler:
                 return self.never()
         # Key classes beyond the declared names: each pattern (minus the names), then the rest.
         excluded = names_dfa(tuple(names)) if names else None
+        for dfa, sub, _ in pattern_dfas:  # a key matching a pattern whose schema is false may not appear at all
+            if sub is False:
+                excluded = dfa if excluded is None else product(excluded, dfa, lambda x, y: x or y, self.budget)
         classes: list[tuple[DFA, Any, str]] = []
         covered: DFA | None = excluded
         for dfa, sub, regex in pattern_dfas:
@@ -1048,6 +1059,32 @@ def _edge_list(dfa: DFA) -> tuple[list[int], list[tuple[int, int, int, int]]]:
             _EDGES.clear()
         hit = _EDGES[id(dfa)] = (dfa, np.flatnonzero(dfa.accepting).tolist(), edges)
     return hit[1], hit[2]
+
+
+def unicode_hazard(pattern: str) -> str | None:
+    """Return the construct of a pattern whose ASCII reading would accept more than Python's `re` does.
+
+    The engine reads `\\d \\w \\s` as ASCII; jsonschema (Python `re`) reads them as Unicode. A
+    positive class only narrows, but `\\D \\W \\S`, or `\\d \\w \\s` inside `[^…]`, would accept
+    Unicode digits, letters or spaces that the validator rejects.
+    """
+    negated = False
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            e = pattern[i + 1]
+            if e in "DWS" or (in_class and negated and e in "dws"):
+                return "\\" + e
+            i += 2
+            continue
+        if not in_class and c == "[":
+            in_class, negated = True, pattern[i + 1: i + 2] == "^"
+        elif in_class and c == "]":
+            in_class = False
+        i += 1
+    return None
 
 
 def _has_type(value: Any, name: str) -> bool:

@@ -114,6 +114,10 @@ CASES = {
          "additionalProperties": False},
         [{}, {"x-a": "s", "n1": 2}, {"x-a": 1}, {"n1": "s"}, {"other": 1}, {"n12": 3, "x-": ""}],
     ),
+    "patternProperties with a false schema forbid their keys": (
+        {"type": "object", "patternProperties": {"^a": False, "b$": {"type": "integer"}}},
+        [{"b": 1}, {"ab": 1}, {"a": 1}, {"b": "x"}, {"zz": "free"}],
+    ),
     "enum and const of any JSON value": (
         {"type": "object", "properties": {"e": {"enum": [1, "two", None, [3, {"k": True}], {"a": 1, "b": [2]}]},
                                           "c": {"const": {"z": [1.5, False]}}}},
@@ -217,6 +221,8 @@ def test_a13_keeps_its_automaton_in_declared_order(a13_schema: dict) -> None:
          "patternProperties '^a' and 'b$' overlap with different schemas"),
         ({"$ref": "#", "type": "object"}, "recursive $ref '#' is not supported"),
         ({"$schema": "http://json-schema.org/draft-03/schema#", "type": "string"}, "draft-03"),
+        ({"type": "string", "pattern": "^\\D+$"}, "'\\\\D' in 'pattern' is not supported"),
+        ({"type": "object", "patternProperties": {"^[^\\s]": {}}}, "'\\\\s' in patternProperties"),
         ({"type": "object", "properties": {f"p{i}": {"type": "integer"} for i in range(20)}},
          "20 properties in any order"),
     ],
