@@ -71,8 +71,23 @@ def settle(ms: int = 150) -> None:
     loop.exec()
 
 
+def reads_done(timeout_ms: int = 30000) -> None:
+    """Spin the event loop until the window's store reads (app.worker's STORE lane) have delivered."""
+    from app import worker
+
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: worker.busy(worker.STORE) or loop.quit())
+    timer.start()
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    timer.stop()
+
+
 def save(widget: QWidget, out: Path, name: str) -> None:
-    """Grab `widget` into out/name."""
+    """Grab `widget` into out/name (once the store's answers are on show)."""
+    reads_done()
     settle()
     path = out / name
     widget.grab().save(str(path))
@@ -223,8 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(960, 720)
     window.show()
     settle(300)
+    reads_done()
     if args.only == "text":
         window.learner_bar.create("Ana")
+        reads_done()
         shoot_text_check(window, args.out, install_language)
         window.close()
         tutor.close()
