@@ -23,7 +23,7 @@ from tutor.engine import cache
 from tutor.engine.dfa import DFA, ClassDFA
 from tutor.engine.index import IndexArrays, build_index
 from tutor.engine.limits import Budget, Limits, short
-from tutor.engine.matcher import AllowedSet, GrammarError, TokenRejected
+from tutor.engine.matcher import AllowedSet, FillPlan, GrammarError, TokenRejected, bitmask_view
 from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
@@ -85,11 +85,19 @@ class DFAGrammar:
         return sum(a.nbytes for a in self.arrays().values())
 
     def warm_bitmasks(self) -> int:
-        """Build every state's packed bitmask now (AllowedSet.packed), so no fill pays it later; return the bytes."""
-        held = 0
-        for allowed in {id(a): a for a in self.state_sets}.values():
-            held += allowed.packed(self.vocab.size).nbytes
+        """Build every state's packed bitmask and fill plan now, so no fill pays for them later; return the bytes.
+
+        The bytes are those of the packed rows (AllowedSet.packed); the plans are views into them.
+        """
+        held = sum(allowed.packed(self.vocab.size).nbytes for allowed in {id(a): a for a in self.state_sets}.values())
+        _ = self.fill_plans
         return held
+
+    @cached_property
+    def fill_plans(self) -> tuple[FillPlan, ...]:
+        """Return each state's AllowedSet.fill_plan, indexed by state (built once per grammar)."""
+        size = self.vocab.size
+        return tuple(allowed.fill_plan(size) for allowed in self.state_sets)
 
     def matcher(self, state: int = 0) -> DFAMatcher:
         """Return a new matcher at the start state (or at `state`, for tools and tests)."""
@@ -308,8 +316,8 @@ class DFAMatcher:
     """One request's position in a DFAGrammar (implements tutor.engine.matcher.Matcher)."""
 
     __slots__ = (
-        "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_history", "_pieces",
-        "_sets", "_size", "_special", "_state", "_step", "_width",
+        "_accepting", "_class", "_compiled", "_end", "_eog", "_finished", "_forced", "_history", "_out", "_pieces",
+        "_plans", "_sets", "_size", "_special", "_state", "_step", "_view", "_width",
     )
 
     def __init__(self, compiled: DFAGrammar, state: int = 0) -> None:
@@ -330,6 +338,9 @@ class DFAMatcher:
         self._size = compiled.vocab.size
         self._state = state
         self._history: list[int] = []
+        self._out: np.ndarray | None = None  # the last bitmask buffer filled, and a byte view of it
+        self._view = memoryview(b"")
+        self._plans: tuple[FillPlan, ...] = ()
 
     @property
     def state(self) -> int:
@@ -341,8 +352,27 @@ class DFAMatcher:
         return self._sets[self._state]
 
     def fill_bitmask(self, out: np.ndarray) -> None:
-        """Write the packed uint32 bitmask of the tokens allowed now into `out` (ceil(vocab / 32) words)."""
-        out[:] = self._sets[self._state].packed(self._size)
+        """Write the packed bitmask of the tokens allowed now into every word of `out` (ceil(vocab / 32) words).
+
+        `out` is a writable C-contiguous int32 or uint32 array (ValueError otherwise). The state's fill
+        plan (DFAGrammar.fill_plans) writes the shared zero row and the row's nonzero span, or the whole
+        row of a dense state. The matcher keeps a byte view of the last buffer, so refilling the same
+        buffer is one tuple lookup and one or two memcpy calls.
+        """
+        if out is not self._out:
+            self._bind(out)
+        background, span, words = self._plans[self._state]
+        view = self._view
+        view[:] = background
+        if words is not None:
+            view[span] = words
+
+    def _bind(self, out: np.ndarray) -> None:
+        """Check a new bitmask buffer and keep its byte view (and the grammar's fill plans, built once)."""
+        view = bitmask_view(out, -(-self._size // 32))
+        if not self._plans:
+            self._plans = self._compiled.fill_plans
+        self._out, self._view = out, view
 
     def advance(self, token_id: int) -> None:
         """Consume one token; raise TokenRejected if it is not allowed."""

@@ -144,3 +144,46 @@ def test_the_old_module_name_is_the_same_module() -> None:
 
     assert old is new
     assert old.DFAGrammar is new.DFAGrammar and old.CompiledGrammar is new.DFAGrammar
+
+
+def _independent_words(allowed: AllowedSet, vocab_size: int) -> np.ndarray:
+    bits = np.zeros(-(-vocab_size // 32) * 32, dtype=bool)
+    bits[allowed.allowed_ids(vocab_size)] = True
+    return np.packbits(bits, bitorder="little").view("<u4")
+
+
+def test_fill_bitmask_overwrites_every_word_of_the_callers_buffer(grammar, small_vocab: Vocabulary) -> None:
+    words = -(-small_vocab.size // 32)
+    plans = grammar.fill_plans
+    assert len(plans) == grammar.end_state + 1
+    assert any(words_ is not None for _, _, words_ in plans)  # sparse: zero row, then the nonzero span
+    assert any(words_ is None and any(background) for background, _, words_ in plans)  # dense: the whole row
+    one_per_set = {id(s): state for state, s in enumerate(grammar.state_sets)}
+    flat = np.full(words, 0xFFFFFFFF, dtype=np.uint32)  # garbage the fill must overwrite
+    rows = np.full((1, words), -1, dtype=np.int32)  # llguidance's [1, words] int32 layout
+    shared = grammar.matcher()
+    for state in [*one_per_set.values(), grammar.end_state]:
+        expected = _independent_words(grammar.state_sets[state], small_vocab.size)
+        m = grammar.matcher(state)
+        for buffer in (flat, rows, flat):  # a new buffer rebinds; the same one again reuses its view
+            buffer.fill(-1 if buffer.dtype == np.int32 else 0xFFFFFFFF)
+            m.fill_bitmask(buffer)
+            assert np.array_equal(buffer.view(np.uint32).reshape(-1), expected), state
+        garbage = np.full(words, 0xA5A5A5A5, dtype=np.uint32)
+        grammar.state_sets[state].fill_bitmask(garbage, small_vocab.size)
+        assert np.array_equal(garbage, expected)
+    shared.fill_bitmask(flat)
+    assert np.array_equal(flat, _independent_words(shared.allowed(), small_vocab.size))
+
+
+@pytest.mark.parametrize("bad", ["short", "float", "strided", "readonly"])
+def test_fill_bitmask_refuses_a_buffer_of_the_wrong_shape(grammar, small_vocab: Vocabulary, bad: str) -> None:
+    words = -(-small_vocab.size // 32)
+    buffer = {"short": np.zeros(words - 1, dtype=np.uint32), "float": np.zeros(words, dtype=np.float32),
+              "strided": np.zeros(2 * words, dtype=np.uint32)[::2], "readonly": np.zeros(words, dtype=np.uint32)}[bad]
+    if bad == "readonly":
+        buffer.flags.writeable = False
+    with pytest.raises(ValueError, match="bitmask buffer must be"):
+        grammar.matcher().fill_bitmask(buffer)
+    with pytest.raises(ValueError, match="bitmask buffer must be"):
+        grammar.matcher().allowed().fill_bitmask(buffer, small_vocab.size)
