@@ -1,8 +1,9 @@
 """The model's vocabulary as bytes: what each token id adds to the text, and which ids are special.
 
 `Vocabulary.from_llama(llm)` reads it from a loaded llama_cpp.Llama (no second model load);
-`Vocabulary.from_gguf(path)` reads it from a GGUF file through llama-cpp-python (`vocab_only=True`, a few
-hundred ms at 262k tokens) and caches it on disk under the file's sha256.
+`Vocabulary.from_gguf(path, cache_dir=None)` reads it from a GGUF file through llama-cpp-python
+(`vocab_only=True`, a few hundred ms at 262k tokens); with a `cache_dir` it is cached there under the
+file's sha256. The tutor's own loader, `load_vocabulary(path)`, caches it in the tutor's cache folder.
 """
 
 from __future__ import annotations
@@ -79,9 +80,14 @@ class Vocabulary:
         return cls.from_pieces(*token_table(llm))
 
     @classmethod
-    def from_gguf(cls, path: Path | str) -> Vocabulary:
-        """Return the vocabulary of a GGUF file (from the disk cache when the file was read before)."""
-        return load_vocabulary(path)
+    def from_gguf(cls, path: Path | str, cache_dir: Path | str | None = None) -> Vocabulary:
+        """Return the vocabulary of a GGUF file; with `cache_dir`, cached in that folder (None: no disk cache).
+
+        Raises VocabularyError when the file is missing or llama-cpp-python cannot read it.
+        """
+        if cache_dir is None:
+            return read_gguf_vocabulary(_existing(Path(path)))
+        return load_vocabulary(path, Path(cache_dir))
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], sha256: str) -> Vocabulary:
@@ -102,6 +108,13 @@ def _digest(pieces: tuple[bytes, ...], special: frozenset[int], eog: frozenset[i
     digest.update(flags.tobytes())
     digest.update(b"".join(pieces))
     return digest.hexdigest()
+
+
+def _existing(path: Path) -> Path:
+    """Return path; VocabularyError when it is not a file."""
+    if not path.is_file():
+        raise VocabularyError(f"model file not found: {path}. Choose an existing .gguf file.")
+    return path
 
 
 def read_gguf_vocabulary(gguf_path: Path | str) -> Vocabulary:
@@ -126,16 +139,16 @@ def file_sha256(path: Path) -> str:
     return _sha256_of(str(path), st.st_size, st.st_mtime_ns)
 
 
-def load_vocabulary(gguf_path: Path | str) -> Vocabulary:
+def load_vocabulary(gguf_path: Path | str, cache_dir: Path | None = None) -> Vocabulary:
     """Return the vocabulary of a GGUF file, from the disk cache when the file was read before.
 
-    Raises VocabularyError when the file is missing or llama-cpp-python cannot read it.
+    The cache is `cache_dir`, or (None) the tutor's cache folder (tutor.engine.cache.cache_dir()):
+    this is the tutor's loader; library users call Vocabulary.from_gguf. Raises VocabularyError when
+    the file is missing or llama-cpp-python cannot read it.
     """
-    path = Path(gguf_path)
-    if not path.is_file():
-        raise VocabularyError(f"model file not found: {path}. Choose an existing .gguf file.")
+    path = _existing(Path(gguf_path))
     key = f"{file_sha256(path)}-v{CACHE_VERSION}"
-    entry = cache.entry_path("vocab", key)
+    entry = cache.entry_path("vocab", key, cache_dir)
     hit = cache.load(entry)
     if hit is not None:
         arrays, meta = hit

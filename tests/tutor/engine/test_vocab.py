@@ -80,3 +80,24 @@ def test_vocabulary_cache_hit_miss_and_corruption(smol_vocab: Vocabulary, defaul
     rebuilt = load_vocabulary(default_model_path)
     assert rebuilt.sha256 == smol_vocab.sha256
     assert cache.load(entry) is not None
+
+
+@pytest.mark.model
+def test_from_gguf_caches_only_in_the_folder_it_is_given(smol_vocab: Vocabulary, default_model_path: Path,
+                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    default_folder, given = tmp_path / "default", tmp_path / "given"
+    monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(default_folder))
+    plain = Vocabulary.from_gguf(default_model_path)  # cache_dir=None: no disk cache at all
+    assert plain.sha256 == smol_vocab.sha256
+    assert not default_folder.exists()
+    cached = Vocabulary.from_gguf(str(default_model_path), cache_dir=given)
+    entries = list(given.rglob("*.gtc"))
+    assert [e.parent.name for e in entries] == ["vocab"]
+    assert cached.pieces == smol_vocab.pieces and not default_folder.exists()
+    marker = Vocabulary.from_pieces([b"", b"a"], eog_ids={0})
+    cache.save(entries[0], marker.arrays(), {"sha256": marker.sha256})
+    assert Vocabulary.from_gguf(default_model_path, cache_dir=given).pieces == marker.pieces  # read from the entry
+    assert Vocabulary.from_gguf(default_model_path).sha256 == smol_vocab.sha256  # None reads the file again
+    for folder in (None, given):
+        with pytest.raises(VocabularyError, match="model file not found"):
+            Vocabulary.from_gguf(tmp_path / "nope.gguf", cache_dir=folder)
