@@ -18,8 +18,10 @@ Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no 
 GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
 outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
 Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie, llama.cpp's
-vocabulary) is done before timing compiles. Our compile includes building every state's bitmask
-(DFAGrammar.warm_bitmasks); a CFG builds each parser state's bitmask the first time it meets it.
+vocabulary) is done before timing compiles. Our compile includes building every state's bitmask and
+fill plan (DFAGrammar.warm_bitmasks); a CFG builds each parser state's bitmask the first time it meets it.
+Every engine writes every word of the caller's buffer (ours: the zero row and a sparse state's nonzero
+span, or a dense state's whole row; AllowedSet.fill_plan).
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ class Engine:
 
 
 class Ours(Engine):
-    """grammar-tutor: the family's matcher; AllowedSet.fill_bitmask copies the state's precomputed row."""
+    """grammar-tutor: the family's matcher; DFAMatcher / AllowedSet.fill_bitmask write the state's fill plan."""
 
     def __init__(self, kind: str, source: str, vocab: Any) -> None:
         from tutor.engine.dfa_grammar import DFAGrammar, DFAMatcher
