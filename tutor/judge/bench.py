@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--texts", default=str(ROOT / "tests" / "data" / "texts.jsonl"))
     parser.add_argument("--n", type=int, default=120, help="sentences to time (default 120)")
     parser.add_argument("--n-texts", type=int, default=40, help="texts to time (default 40)")
+    parser.add_argument("--compare-walk", action="store_true",
+                        help="also time each text with its variants walked one by one (one KV sequence)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         report[f"sentence_{label}_p50_s"] = _pct(times, 50)
         report[f"sentence_{label}_p95_s"] = _pct(times, 95)
     texts = [it["text"] for it in _read(args.texts)[: args.n_texts]]
-    times, longest = [], (0, 0.0)
+    times, walk_times, longest, long_times = [], [], (0, 0.0), []
     for text in texts:
         t0 = time.perf_counter()
         tutor.check(text)
@@ -103,8 +105,22 @@ def run(args: argparse.Namespace) -> int:
         times.append(dt)
         if len(text) > longest[0]:
             longest = (len(text), dt)
+        if len(text) >= 1500:
+            long_times.append(dt)
+        if args.compare_walk:  # the same text, its variants walked one by one over one sequence
+            tutor.llm.token_logprobs = lambda prompt, variants, skip=None: tutor.llm.walk_logprobs(prompt, variants)
+            try:
+                t0 = time.perf_counter()
+                tutor.check(text)
+                walk_times.append(time.perf_counter() - t0)
+            finally:
+                del tutor.llm.token_logprobs
     report.update(texts=len(texts), text_p50_s=_pct(times, 50), text_p95_s=_pct(times, 95),
-                  longest_text_chars=longest[0], longest_text_s=longest[1])
+                  longest_text_chars=longest[0], longest_text_s=longest[1],
+                  texts_1500_plus=len(long_times), text_1500_plus_p50_s=_pct(long_times, 50) if long_times else None,
+                  text_1500_plus_max_s=max(long_times) if long_times else None)
+    if walk_times:
+        report.update(text_walk_p50_s=_pct(walk_times, 50), text_walk_p95_s=_pct(walk_times, 95))
     report["composition"] = _composition(tutor, sentences[:30])
     if args.json:
         print(json.dumps(report))
@@ -116,7 +132,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"| Tutor.correct, --no-model (s) | {report['sentence_no_model_p50_s']:.3f} | "
           f"{report['sentence_no_model_p95_s']:.3f} |")
     print(f"| Tutor.check per text (s) | {report['text_p50_s']:.3f} | {report['text_p95_s']:.3f} |")
+    if walk_times:
+        print(f"| Tutor.check per text, variants walked one by one (s) | {report['text_walk_p50_s']:.3f} | "
+              f"{report['text_walk_p95_s']:.3f} |")
     print(f"longest text: {report['longest_text_chars']} characters in {report['longest_text_s']:.2f} s")
+    if long_times:
+        print(f"texts of 1,500+ characters: {len(long_times)}, p50 {report['text_1500_plus_p50_s']:.2f} s,"
+              f" max {report['text_1500_plus_max_s']:.2f} s")
     c = report["composition"]
     print(f"mask per sampled token over {c['tokens']} tokens: narrowing alone p50 {c['mask_alone_p50_us']:.1f} µs"
           f" (p99 {c['mask_alone_p99_us']:.1f}); a13 FSM ∩ narrowing p50 {c['mask_composed_p50_us']:.1f} µs"
