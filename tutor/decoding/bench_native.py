@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _child(model: str) -> int:
+    from tutor.catalogue import resolve
     from tutor.decoding.llm import LoadedModel
     from tutor.decoding.native import use_extra_buffer_types
-    from tutor.models import resolve
 
     m = LoadedModel(resolve(model), n_ctx=512)
     toks = m.tokenize((PROMPT * 8).encode(), bos=True)[:128]
@@ -52,9 +52,9 @@ def _child(model: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Measure each model with the extra buffer types on, then off; print the figures."""
+    from tutor.catalogue import catalogue, resolve
     from tutor.decoding.native import cpu_has_amx, llama_system_info
     from tutor.errors import TutorError
-    from tutor.models import catalogue, resolve
 
     names = args.models.split(",") if args.models else list(catalogue())
     rows, skipped = [], []

@@ -14,11 +14,11 @@ from pathlib import Path
 import llama_cpp
 import numpy as np
 
+from tutor.catalogue import ModelFile, check_gguf
 from tutor.decoding.native import context_params_with_sequences, model_params_for_this_cpu
 from tutor.engine.decode import EvalStats
 from tutor.engine.llama_cpp import LlamaContext
 from tutor.errors import ModelError
-from tutor.models import ModelFile, check_gguf
 
 __all__ = ["EvalStats", "LoadedModel"]
 

@@ -53,7 +53,7 @@ def test_a_real_forward_pass_runs_with_repacking_off(default_model_path):
 
 
 def test_the_first_forward_pass_runs_in_a_child_and_its_verdict_is_cached(default_model_path, tmp_path, monkeypatch):
-    from tutor.models import file_sha256
+    from tutor.catalogue import file_sha256
 
     monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(tmp_path))
     sha = file_sha256(default_model_path)
