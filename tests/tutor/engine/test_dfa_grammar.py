@@ -187,3 +187,23 @@ def test_fill_bitmask_refuses_a_buffer_of_the_wrong_shape(grammar, small_vocab: 
         grammar.matcher().fill_bitmask(buffer)
     with pytest.raises(ValueError, match="bitmask buffer must be"):
         grammar.matcher().allowed().fill_bitmask(buffer, small_vocab.size)
+
+
+def test_a_sparse_row_is_the_zero_row_and_its_nonzero_span() -> None:
+    vocab_size = 100 * 32 + 5  # the last word is partial: bits past the vocabulary stay clear
+    ids = np.array([40 * 32 + 1, 41 * 32 + 9, 70 * 32 + 7])
+    allowed = AllowedSet(ids, False)
+    background, span, words = allowed.fill_plan(vocab_size)
+    assert not any(background) and (span.start // 4, span.stop // 4) == (40, 71) and words is not None
+    out = np.full(101, 0xFFFFFFFF, dtype=np.uint32)  # garbage the fill must overwrite
+    allowed.fill_bitmask(out, vocab_size)
+    assert np.flatnonzero(np.unpackbits(out.view(np.uint8), bitorder="little")).tolist() == ids.tolist()
+    spread = AllowedSet(np.array([5, 100 * 32 + 4]), False)  # the span is the whole row: copied whole
+    background, span, words = spread.fill_plan(vocab_size)
+    assert words is None and bytes(background) == spread.packed(vocab_size).tobytes()
+    banned = AllowedSet(np.array([3]), True)  # everything but one id
+    out[:] = 0
+    banned.fill_bitmask(out, vocab_size)
+    bits = np.unpackbits(out.view(np.uint8), bitorder="little")
+    assert np.flatnonzero(bits[:vocab_size] == 0).tolist() == [3] and not bits[vocab_size:].any()
+    assert AllowedSet(np.array([], dtype=np.intp), False).fill_plan(vocab_size)[2] is None  # nothing allowed
