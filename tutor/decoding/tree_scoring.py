@@ -63,11 +63,30 @@ class TreeScorer:
             raise c.error(f"the sentence needs {p + longest} tokens but the context holds {c.n_ctx}")
         skip = skip or [0] * len(variants)
         out: list[np.ndarray] = [np.zeros(len(v), dtype=np.float64) for v in variants]
-        group = self.n_seq - 1  # sequence 0 keeps the prompt
-        order = sorted(range(len(variants)), key=lambda i: variants[i])
-        for g in range(0, len(order), group):
-            self._score_group(prompt, [(i, variants[i], skip[i]) for i in order[g:g + group]], out)
+        for group in self._groups(p, variants):
+            self._score_group(prompt, [(i, variants[i], skip[i]) for i in group], out)
         return out
+
+    def _groups(self, p: int, variants: list[list[int]]) -> list[list[int]]:
+        """Split the variants (in sorted order) into batches that fit: at most n_seq - 1 sequences
+        (sequence 0 keeps the prompt) and a trie small enough for the KV cache's free cells."""
+        budget = max(1, self.c.n_ctx - p - 8)
+        groups: list[list[int]] = []
+        nodes, prev = 0, None
+        for i in sorted(range(len(variants)), key=lambda i: variants[i]):
+            v = variants[i]
+            shared = 0
+            if prev is not None:
+                while shared < min(len(v), len(prev)) and v[shared] == prev[shared]:
+                    shared += 1
+            new = len(v) - shared
+            if not groups or len(groups[-1]) >= self.n_seq - 1 or nodes + new > budget:
+                groups.append([])
+                nodes, new = 0, len(v)
+            groups[-1].append(i)
+            nodes += new
+            prev = v
+        return groups
 
     def _score_group(self, prompt: list[int], group: list[tuple[int, list[int], int]],
                      out: list[np.ndarray]) -> None:

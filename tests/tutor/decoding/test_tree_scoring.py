@@ -59,3 +59,17 @@ def test_more_variants_than_sequences_are_scored_in_groups(tutor_engine):
     assert len(lps) == n and all(np.all(lp < 0) for lp in lps)
     one = llm.walk_logprobs(prefix, variants[-1:])[0]
     assert abs(lps[-1].sum() - one.sum()) < 0.5
+
+
+def test_a_trie_larger_than_the_free_cache_is_scored_in_several_batches(tutor_engine):
+    llm = tutor_engine.llm
+    prefix = tutor_engine.judge_prefix()
+    # 40 variants of about 60 tokens, all different from their first token: 2,400 cells for a
+    # cache of 2,048, so the variants must be split into batches that each fit
+    variants = [llm.tokenize(f"{k} {'and then we walked home ' * 10}".encode()) for k in range(40)]
+    assert sum(len(v) for v in variants) > llm.n_ctx
+    calls = llm.stats.calls
+    lps = llm.token_logprobs(prefix, variants)
+    assert llm.stats.calls - calls >= 2
+    assert all(np.all(lp < 0) for lp in lps)
+    assert llm.kv_tokens == prefix
