@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import time
@@ -43,6 +44,17 @@ def _pct(values: list[float], q: float) -> float:
 def _read(path: str) -> list[dict]:
     p = Path(path)
     return [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines() if x.strip()] if p.is_file() else []
+
+
+@contextlib.contextmanager
+def _walking(tutor):
+    """Within the block the judge walks a sentence's variants one by one over one KV sequence."""
+    llm = tutor.llm
+    llm.token_logprobs = lambda prompt, variants, skip=None: llm.walk_logprobs(prompt, variants)
+    try:
+        yield
+    finally:
+        del llm.token_logprobs
 
 
 def _composition(tutor, sentences: list[str]) -> dict[str, float]:
@@ -88,14 +100,22 @@ def run(args: argparse.Namespace) -> int:
     items = _read(args.sentences)[: args.n]
     sentences = [it.get("original") or it.get("text") for it in items]
     report: dict = {"model": tutor.model.name, "sentences": len(sentences)}
+    sentence_walk: list[float] = []
     for label, t in (("default", tutor), ("no_model", tutor.with_settings(use_model=False))):
         times = []
         for s in sentences:
             t0 = time.perf_counter()
             t.correct(s)
             times.append(time.perf_counter() - t0)
+            if args.compare_walk and label == "default":  # the same sentence, its variants walked one by one
+                with _walking(tutor):
+                    t0 = time.perf_counter()
+                    t.correct(s)
+                    sentence_walk.append(time.perf_counter() - t0)
         report[f"sentence_{label}_p50_s"] = _pct(times, 50)
         report[f"sentence_{label}_p95_s"] = _pct(times, 95)
+    if sentence_walk:
+        report.update(sentence_walk_p50_s=_pct(sentence_walk, 50), sentence_walk_p95_s=_pct(sentence_walk, 95))
     texts = [it["text"] for it in _read(args.texts)[: args.n_texts]]
     times, walk_times, longest, long_times = [], [], (0, 0.0), []
     for text in texts:
@@ -108,13 +128,10 @@ def run(args: argparse.Namespace) -> int:
         if len(text) >= 1500:
             long_times.append(dt)
         if args.compare_walk:  # the same text, its variants walked one by one over one sequence
-            tutor.llm.token_logprobs = lambda prompt, variants, skip=None: tutor.llm.walk_logprobs(prompt, variants)
-            try:
+            with _walking(tutor):
                 t0 = time.perf_counter()
                 tutor.check(text)
                 walk_times.append(time.perf_counter() - t0)
-            finally:
-                del tutor.llm.token_logprobs
     report.update(texts=len(texts), text_p50_s=_pct(times, 50), text_p95_s=_pct(times, 95),
                   longest_text_chars=longest[0], longest_text_s=longest[1],
                   texts_1500_plus=len(long_times), text_1500_plus_p50_s=_pct(long_times, 50) if long_times else None,
@@ -129,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     print("| measure | p50 | p95 |\n| --- | --- | --- |")
     print(f"| Tutor.correct, default (s) | {report['sentence_default_p50_s']:.3f} | "
           f"{report['sentence_default_p95_s']:.3f} |")
+    if sentence_walk:
+        print(f"| Tutor.correct, variants walked one by one (s) | {report['sentence_walk_p50_s']:.3f} | "
+              f"{report['sentence_walk_p95_s']:.3f} |")
     print(f"| Tutor.correct, --no-model (s) | {report['sentence_no_model_p50_s']:.3f} | "
           f"{report['sentence_no_model_p95_s']:.3f} |")
     print(f"| Tutor.check per text (s) | {report['text_p50_s']:.3f} | {report['text_p95_s']:.3f} |")
