@@ -6,7 +6,7 @@ import logging
 import sys
 from types import TracebackType
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app import worker
@@ -36,6 +36,9 @@ class CloseGuard(QObject):
     """
 
     POLL_MS = 50
+    # the put-off close has happened: the window was hidden first, so Qt's quit-on-last-window-closed
+    # does not fire, and the app must be told to end
+    closed = Signal()
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
@@ -61,6 +64,7 @@ class CloseGuard(QObject):
         if not worker.busy():
             self.timer.stop()
             self.window.close()
+            self.closed.emit()
 
 
 def run_app(db: str | None = None) -> int:
@@ -72,7 +76,8 @@ def run_app(db: str | None = None) -> int:
     settings = AppSettings()
     install_language(settings.language)
     window = MainWindow(settings, db=db)
-    CloseGuard(window)  # closing while the model loads must not freeze the window
+    guard = CloseGuard(window)  # closing while a job runs must not freeze the window
+    guard.closed.connect(app.quit)  # and the app ends when the put-off close happens
 
     def show_unexpected(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         # A bug in a slot must not close the app or show a traceback: log it, tell the user, carry on.

@@ -29,6 +29,8 @@ def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, sett
     qtbot.addWidget(window)
     window.show()
     guard = CloseGuard(window)
+    ended: list[bool] = []
+    guard.closed.connect(lambda: ended.append(True))  # run_app quits the app on it
     assert worker.busy() and window.loading
     # the pool's thread must have picked the load up: a job still queued is simply dropped by the close
     qtbot.waitUntil(worker.running, timeout=10000)
@@ -41,3 +43,4 @@ def test_closing_while_the_model_loads_does_not_block_the_gui_thread(qtbot, sett
     qtbot.waitUntil(lambda: not worker.busy(), timeout=120000)
     qtbot.waitUntil(lambda: window.store is None, timeout=5000)  # then it closed for real
     assert window.tutor is None  # the abandoned load never reached the window
+    assert ended == [True]  # the put-off close is announced once, so the app can end

@@ -97,9 +97,11 @@ def test_grammar_tutor_without_arguments_opens_the_window(qtbot, settings, db_pa
     settings.model = str(tmp_path / "absent.gguf")  # fails at once: this test is about start-up, not the model
     monkeypatch.setattr(app.main.logging, "basicConfig", lambda **kwargs: None)
     seen: dict[str, object] = {}
+    earlier = {id(w) for w in QApplication.topLevelWidgets()}  # windows other tests left open are not ours
 
     def look_then_close() -> None:
-        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+        windows = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, MainWindow) and w.isVisible() and id(w) not in earlier]
         if not windows or windows[0].loading:
             QTimer.singleShot(50, look_then_close)
             return
