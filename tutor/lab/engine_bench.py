@@ -187,10 +187,10 @@ def _warm_load_ms(model_path: Path, schema_path: Path, runs: int) -> list[float]
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print its figures; return the exit code."""
+    from tutor.catalogue import resolve
     from tutor.engine.dfa_grammar import compile_json_schema
     from tutor.engine.trie import token_trie
     from tutor.engine.vocab import load_vocabulary
-    from tutor.models import resolve
     from tutor.resources import grammar_path
 
     runs = max(1, args.runs)

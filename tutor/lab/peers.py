@@ -304,7 +304,7 @@ class LlamaCppGBNF(Engine):
         self.lib = llama_cpp
         self.name = f"llama.cpp GBNF (llama-cpp-python {llama_cpp.__version__})"
         if "llama" not in cache:
-            from tutor.models import resolve
+            from tutor.catalogue import resolve
 
             cache["llama"] = llama_cpp.Llama(str(resolve().path), vocab_only=True, verbose=False)
         text = grammar_path(source).read_text(encoding="utf-8")
@@ -463,9 +463,9 @@ def _cell(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Compile and walk every workload through every engine; print a markdown table (and JSON); return 0."""
+    from tutor.catalogue import resolve
     from tutor.engine.vocab import load_vocabulary
     from tutor.lab.families import family_kind, load_family
-    from tutor.models import resolve
 
     vocab = load_vocabulary(resolve(args.model).path)
     logits = np.random.default_rng(0).standard_normal(vocab.size).astype(np.float32)

@@ -77,8 +77,8 @@ class LabModel:
     @classmethod
     def load(cls, model: str | None = None) -> LabModel:
         """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
+        from tutor.catalogue import resolve
         from tutor.decoding.llm import LoadedModel
-        from tutor.models import resolve
 
         file = resolve(model)
         return cls(LoadedModel(file), file)

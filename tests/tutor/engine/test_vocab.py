@@ -68,7 +68,7 @@ def test_real_gguf_vocabulary(smol_vocab: Vocabulary, default_model_path: Path) 
 
 @pytest.mark.model
 def test_vocabulary_cache_hit_miss_and_corruption(smol_vocab: Vocabulary, default_model_path: Path) -> None:
-    from tutor.models import file_sha256
+    from tutor.catalogue import file_sha256
 
     entry = cache.entry_path("vocab", f"{file_sha256(default_model_path)}-v1")
     entry.unlink(missing_ok=True)
