@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -295,10 +296,23 @@ def nfa_to_dfa(nfa: NFA, start: int, finals: set[int]) -> DFA:
     return DFA(table, accepting, 0)
 
 
-def intersect(a: DFA, b: DFA, budget: Budget | None = None) -> DFA:
-    """Return the minimal DFA accepting the strings both a and b accept (product construction)."""
+def product(a: DFA, b: DFA, keep: Callable[[bool, bool], bool], budget: Budget | None = None) -> DFA:
+    """Return the minimal DFA accepting where keep(a accepts, b accepts) (product construction).
+
+    A missing edge leads to a dead state of its side; pairs whose dead side can no longer make
+    `keep` true (for `and`: either side dead) are not explored at all.
+    """
     budget = budget if budget is not None else Budget()
-    nb = b.n_states
+    prune_a = not (keep(False, False) or keep(False, True))  # once a is dead nothing is accepted
+    prune_b = not (keep(False, False) or keep(True, False))
+    da, db = a.n_states, b.n_states
+    ta = np.vstack([a.transitions, np.full((1, N_BYTES), -1, dtype=np.int32)])
+    tb = np.vstack([b.transitions, np.full((1, N_BYTES), -1, dtype=np.int32)])
+    ta[ta < 0] = da
+    tb[tb < 0] = db
+    acc_a = np.append(a.accepting, False)
+    acc_b = np.append(b.accepting, False)
+    nb = db + 1
     ids = {a.start * nb + b.start: 0}
     order = [(a.start, b.start)]
     rows: list[np.ndarray] = []
@@ -306,9 +320,12 @@ def intersect(a: DFA, b: DFA, budget: Budget | None = None) -> DFA:
     while k < len(order):
         x, y = order[k]
         k += 1
-        ta, tb = a.transitions[x], b.transitions[y]
-        live = (ta >= 0) & (tb >= 0)
-        keys = np.where(live, ta.astype(np.int64) * nb + tb, -1)
+        live = np.ones(N_BYTES, dtype=bool)
+        if prune_a:
+            live &= ta[x] != da
+        if prune_b:
+            live &= tb[y] != db
+        keys = ta[x].astype(np.int64) * nb + tb[y]
         row = np.full(N_BYTES, -1, dtype=np.int32)
         for key in np.unique(keys[live]).tolist():
             tid = ids.get(key)
@@ -316,8 +333,13 @@ def intersect(a: DFA, b: DFA, budget: Budget | None = None) -> DFA:
                 tid = ids[key] = len(order)
                 order.append(divmod(key, nb))
                 budget.states(len(order))
-            row[keys == key] = tid
+            row[live & (keys == key)] = tid
         rows.append(row)
-    accepting = np.array([bool(a.accepting[x] and b.accepting[y]) for x, y in order])
+    accepting = np.array([keep(bool(acc_a[x]), bool(acc_b[y])) for x, y in order])
     table, accepting = minimise(np.stack(rows), accepting, budget=budget)
     return DFA(table, accepting, 0)
+
+
+def intersect(a: DFA, b: DFA, budget: Budget | None = None) -> DFA:
+    """Return the minimal DFA accepting the strings both a and b accept."""
+    return product(a, b, lambda x, y: x and y, budget)

@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
-from tutor.engine.dfa import DFA, N_BYTES, NFA, determinise, intersect, minimise, nfa_to_dfa
+from tutor.engine.dfa import DFA, N_BYTES, NFA, determinise, intersect, minimise, nfa_to_dfa, product
 from tutor.engine.errors import GrammarError
 from tutor.engine.limits import Budget, LimitExceeded
 from tutor.engine.regex import (
@@ -167,38 +167,6 @@ def literal_dfa(text: str) -> DFA:
 def names_dfa(names: tuple[str, ...]) -> DFA:
     """Return the DFA of a set of texts."""
     return ast_to_dfa(Alt(tuple(literal(n) for n in names)))
-
-
-def product(a: DFA, b: DFA, keep: Callable[[bool, bool], bool], budget: Budget) -> DFA:
-    """Return the minimal DFA accepting where keep(a accepts, b accepts) (missing edges: a dead state)."""
-    ta = np.vstack([a.transitions, np.full((1, N_BYTES), -1, dtype=np.int32)])
-    tb = np.vstack([b.transitions, np.full((1, N_BYTES), -1, dtype=np.int32)])
-    da, db = a.n_states, b.n_states
-    ta[ta < 0] = da
-    tb[tb < 0] = db
-    acc_a = np.append(a.accepting, False)
-    acc_b = np.append(b.accepting, False)
-    nb = db + 1
-    ids = {a.start * nb + b.start: 0}
-    order = [(a.start, b.start)]
-    rows = []
-    k = 0
-    while k < len(order):
-        x, y = order[k]
-        k += 1
-        keys = ta[x].astype(np.int64) * nb + tb[y]
-        row = np.empty(N_BYTES, dtype=np.int32)
-        for key in np.unique(keys).tolist():
-            tid = ids.get(key)
-            if tid is None:
-                tid = ids[key] = len(order)
-                order.append(divmod(key, nb))
-                budget.states(len(order))
-            row[keys == key] = tid
-        rows.append(row)
-    accepting = np.array([keep(bool(acc_a[x]), bool(acc_b[y])) for x, y in order])
-    table, accepting = minimise(np.stack(rows), accepting, budget=budget)
-    return DFA(table, accepting, 0)
 
 
 def difference(a: DFA, b: DFA, budget: Budget) -> DFA:
