@@ -112,20 +112,14 @@ def _text_cases(tutor, item: dict, source: str):
     return cases, misses
 
 
-def _probabilities(case, weights: dict[str, float]):
-    import numpy as np
-
-    s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in case.feats])
-    p = np.exp(s - s.max())
-    return p / p.sum()
-
-
 def report_counts(cases, weights: dict[str, float], below: float) -> tuple[int, int, int]:
     """Return (right reports, wrong reports, gold changes) when a slot's best reading is reported as a
     finding only if it is a change and the probability of no change is under `below`."""
+    from tutor.judge.fit import case_probabilities
+
     right = wrong = gold_changes = 0
     for c in cases:
-        p = _probabilities(c, weights)
+        p = case_probabilities(c, weights)
         best = int(p.argmax())
         gold_changes += c.gold != 0
         if best != 0 and p[0] < below:
@@ -155,11 +149,11 @@ def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) ->
     confidence band from t up is right at least `target` of the time (the reliability table)."""
     import numpy as np
 
+    from tutor.judge.fit import case_probabilities
+
     pairs = []
     for c in cases:
-        s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in c.feats])
-        p = np.exp(s - s.max())
-        p /= p.sum()
+        p = case_probabilities(c, weights)
         pairs.append((float(p.max()), int(np.argmax(p)) == c.gold))
     edges = [round(0.5 + 0.05 * k, 2) for k in range(11)]
     best = 1.0

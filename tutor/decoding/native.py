@@ -67,31 +67,42 @@ def use_extra_buffer_types() -> bool:
 
 
 @contextlib.contextmanager
+def _patched_defaults(name: str, lock: threading.Lock, edit) -> Iterator[None]:
+    """Within the block, llama-cpp-python's `llama_cpp.llama_cpp.<name>()` returns its defaults with
+    `edit(params)` applied: `Llama.__init__` reads its model and context params from these functions."""
+    import llama_cpp.llama_cpp as low
+
+    with lock:
+        original = getattr(low, name)
+
+        def edited():  # returns llama.cpp's ctypes struct
+            params = original()
+            edit(params)
+            return params
+
+        setattr(low, name, edited)
+        try:
+            yield
+        finally:
+            setattr(low, name, original)
+
+
+@contextlib.contextmanager
 def model_params_for_this_cpu() -> Iterator[None]:
     """Make `llama_cpp.Llama(...)` created inside the block load with this CPU's safe model params.
 
-    llama-cpp-python builds its model parameters from `llama_model_default_params()` inside
-    `Llama.__init__` and has no argument for `use_extra_bufts`; within the block the defaults it
-    reads have it set as `use_extra_buffer_types()` says.
+    llama-cpp-python has no argument for `use_extra_bufts`; within the block the defaults it reads
+    have it set as `use_extra_buffer_types()` says.
     """
     if use_extra_buffer_types():
         yield
         return
-    import llama_cpp.llama_cpp as low
 
-    with _patch_lock:
-        original = low.llama_model_default_params
+    def no_extra_bufts(params) -> None:
+        params.use_extra_bufts = False
 
-        def safe_defaults():  # returns llama.cpp's ctypes struct
-            params = original()
-            params.use_extra_bufts = False
-            return params
-
-        low.llama_model_default_params = safe_defaults
-        try:
-            yield
-        finally:
-            low.llama_model_default_params = original
+    with _patched_defaults("llama_model_default_params", _patch_lock, no_extra_bufts):
+        yield
 
 
 @contextlib.contextmanager
@@ -99,24 +110,16 @@ def context_params_with_sequences(n_seq: int) -> Iterator[None]:
     """Make `llama_cpp.Llama(...)` created inside the block get a context of `n_seq` sequences that share
     one KV cache (`n_seq_max`, `kv_unified`): the judge scores a sentence's variants in one batch.
 
-    llama-cpp-python sets neither from its arguments; it reads `llama_context_default_params()`.
+    llama-cpp-python sets neither from its arguments.
     """
     import llama_cpp.llama_cpp as low
 
-    with _context_patch_lock:
-        original = low.llama_context_default_params
+    def sequences(params) -> None:
+        params.n_seq_max = max(1, min(n_seq, int(low.llama_max_parallel_sequences())))
+        params.kv_unified = True
 
-        def with_sequences():  # returns llama.cpp's ctypes struct
-            params = original()
-            params.n_seq_max = max(1, min(n_seq, int(low.llama_max_parallel_sequences())))
-            params.kv_unified = True
-            return params
-
-        low.llama_context_default_params = with_sequences
-        try:
-            yield
-        finally:
-            low.llama_context_default_params = original
+    with _patched_defaults("llama_context_default_params", _context_patch_lock, sequences):
+        yield
 
 
 @functools.cache

@@ -25,6 +25,17 @@ class _Node:
     needs_row: bool = False  # its logits score a child
 
 
+def shared_prefix_length(seqs: list[list[int]]) -> int:
+    """Return how many leading tokens all the sequences share."""
+    if not seqs:
+        return 0
+    n = min(len(v) for v in seqs)
+    first = seqs[0]
+    for v in seqs[1:]:
+        n = next((i for i in range(n) if v[i] != first[i]), n)
+    return n
+
+
 def max_sequences(context) -> int:
     """Return how many sequences the context holds (1: no tree scoring)."""
     return int(llama_cpp.llama_n_seq_max(context.ctx))
@@ -75,11 +86,7 @@ class TreeScorer:
         nodes, prev = 0, None
         for i in sorted(range(len(variants)), key=lambda i: variants[i]):
             v = variants[i]
-            shared = 0
-            if prev is not None:
-                while shared < min(len(v), len(prev)) and v[shared] == prev[shared]:
-                    shared += 1
-            new = len(v) - shared
+            new = len(v) - (shared_prefix_length([prev, v]) if prev is not None else 0)
             if not groups or len(groups[-1]) >= self.n_seq - 1 or nodes + new > budget:
                 groups.append([])
                 nodes, new = 0, len(v)
@@ -140,9 +147,8 @@ class TreeScorer:
         for n, node in enumerate(nodes):  # creation order is DFS over sorted variants: parents first
             entries.append((node.token, p + node.depth, node.seqs, node.needs_row, n))
         rows: dict[int, dict[int, float]] = {}  # node (-1: prompt) -> child token -> log-prob
-        self._children, self._root_children = children, root_children
         for off in range(0, len(entries), self.cap):
-            self._decode(entries[off:off + self.cap], rows)
+            self._decode(entries[off:off + self.cap], rows, children, root_children)
         c.kv_tokens.extend(tail)
         for (i, v, sk), path in zip(group, paths, strict=True):
             lp = out[i]
@@ -151,7 +157,9 @@ class TreeScorer:
         for s in seqs:  # drop the variants: the cache holds the prompt again
             llama_cpp.llama_memory_seq_rm(c.memory, s, -1, -1)
 
-    def _decode(self, chunk: list[tuple[int, int, list[int], bool, int]], rows: dict[int, dict[int, float]]) -> None:
+    def _decode(self, chunk: list[tuple[int, int, list[int], bool, int]], rows: dict[int, dict[int, float]],
+                children: list[dict[int, int]], root_children: dict[int, int]) -> None:
+        """Evaluate one batch; for each row with logits, keep the log-probability of its children's tokens."""
         c, b = self.c, self.batch
         wanted: list[tuple[int, int]] = []  # (batch index, node)
         for i, (tok, pos, seqs, logits, node) in enumerate(chunk):
@@ -175,5 +183,5 @@ class TreeScorer:
             row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(c.ctx, i), shape=(c.n_vocab,))
             m = float(row.max())
             lse = m + float(np.log(np.exp(row - m).sum(dtype=np.float64)))
-            kids = self._root_children if node < 0 else self._children[node]
+            kids = root_children if node < 0 else children[node]
             rows[node] = {tok: float(row[tok]) - lse for tok in kids}

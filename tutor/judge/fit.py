@@ -97,13 +97,18 @@ def fit(cases: list[Case], *, use_model: bool, l2: float = 1.0, iterations: int 
     return {n: round(float(v), 5) for n, v in zip(names, w, strict=True)}
 
 
+def case_probabilities(case: Case, weights: dict[str, float]) -> np.ndarray:
+    """Return the softmax over one slot's candidates under the weights."""
+    s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in case.feats])
+    p = np.exp(s - s.max())
+    return p / p.sum()
+
+
 def log_likelihood(cases: list[Case], weights: dict[str, float]) -> tuple[float, float]:
     """Return (mean log-likelihood, accuracy) of the gold candidates under the weights."""
     ll, right = 0.0, 0
     for c in cases:
-        s = np.array([sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in c.feats])
-        p = np.exp(s - s.max())
-        p /= p.sum()
+        p = case_probabilities(c, weights)
         ll += float(np.log(p[c.gold] + 1e-12))
-        right += int(np.argmax(s) == c.gold)
+        right += int(np.argmax(p) == c.gold)
     return ll / max(len(cases), 1), right / max(len(cases), 1)

@@ -119,17 +119,15 @@ def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot
         plan.append((base, changes))
     if not texts:
         return {}
+    from tutor.decoding.tree_scoring import shared_prefix_length
+
     variants = [model.tokenize(t.encode("utf-8")) for t in texts]
     # tokens a slot's variants all share (the lead, the words before the slot) score the same in
     # each: they cancel out of every difference, so they are evaluated but not scored
     skip = [0] * len(variants)
     for base, changes in plan:
-        group = variants[base: base + len(changes) + 1]
-        shared = min(len(v) for v in group)
-        for v in group[1:]:
-            shared = min(shared, next((i for i, (x, y) in enumerate(zip(group[0], v, strict=False)) if x != y),
-                                      min(len(group[0]), len(v))))
-        skip[base: base + len(changes) + 1] = [shared] * (len(changes) + 1)
+        n = len(changes) + 1
+        skip[base: base + n] = [shared_prefix_length(variants[base: base + n])] * n
     lps = model.token_logprobs(prefix_tokens, variants, skip)
     out = {}
     for base, changes in plan:
