@@ -18,6 +18,7 @@ def score_texts(items: list[dict[str, Any]], results: dict[str, dict[str, Any]])
     match a labelled error) rates, and false alarms on items without labelled errors."""
     labelled = found = findings = real = 0
     clean_items = clean_ok = 0
+    examiner = untouched = words = 0
     by_type: dict[str, list[int]] = {}
     misses, alarms = [], []
     for it in items:
@@ -44,8 +45,12 @@ def score_texts(items: list[dict[str, Any]], results: dict[str, dict[str, Any]])
                 row[0] += 1
             else:
                 misses.append((it["id"], e["written"], e["correct_form"]))
+        words += len(it.get("text", "").split())
         for k, f in enumerate(got):
             findings += 1
+            verdict = _examiner_verdict(f, it)
+            examiner += verdict == "same"
+            untouched += verdict == "untouched"
             if k in used:
                 real += 1
             else:
@@ -53,12 +58,39 @@ def score_texts(items: list[dict[str, Any]], results: dict[str, dict[str, Any]])
         if not errors:
             clean_items += 1
             clean_ok += not got
+    precision = real / findings if findings else None
+    recall = found / labelled if labelled else None
+    f05 = None
+    if precision is not None and recall is not None and precision + recall > 0:
+        f05 = 1.25 * precision * recall / (0.25 * precision + recall)
     return {"texts": len(items), "labelled_errors": labelled, "findings": findings,
-            "found": found / labelled if labelled else None, "real": real / findings if findings else None,
+            "found": recall, "real": precision, "f05": f05,
+            "examiner_same": examiner / findings if findings else None,
+            "untouched_per_1000_words": 1000 * untouched / words if words else None,
             "items_without_errors": clean_items,
             "no_false_alarm": clean_ok / clean_items if clean_items else None,
             "by_error_type": {k: {"found": v[0] / v[1], "n": v[1]} for k, v in sorted(by_type.items())},
             "misses": misses, "false_alarms": alarms}
+
+
+def _examiner_verdict(f: dict[str, Any], item: dict[str, Any]) -> str:
+    """Return 'same' when a labelled correction (in-scope, out-of-scope or other) at the finding's span
+    is the finding's own correction, 'other' when the span was corrected differently, 'untouched'
+    when nothing was corrected there (as an examiner's annotation of the text would tell)."""
+    spans = []
+    for e in item.get("errors", []):
+        spans.append((e["start"], e["end"], e.get("correct_form_accepted") or [e.get("correct_form", "")]))
+    for key in ("out_of_scope", "other"):
+        for e in item.get(key, []):
+            if "start" in e and "end" in e:
+                spans.append((e["start"], e["end"], [e.get("correction", "")]))
+    touched = False
+    for a, b, accepted in spans:
+        if f["start"] < b and a < f["end"]:
+            touched = True
+            if _norm(f["correct_form"]) in {_norm(x) for x in accepted if x}:
+                return "same"
+    return "other" if touched else "untouched"
 
 
 def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
@@ -95,6 +127,10 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
     print("| measure | value |\n| --- | --- |")
     print(f"| errors found with the right form | {fmt(r['found'])} |")
     print(f"| findings that are real | {fmt(r['real'])} |")
+    print(f"| F0.5 (precision counted twice) | {fmt(r['f05'])} |")
+    if any("other" in it or "out_of_scope" in it for it in items):
+        print(f"| findings whose correction an annotated correction also makes | {fmt(r['examiner_same'])} |")
+        print(f"| findings on words nobody corrected, per 1,000 words | {fmt(r['untouched_per_1000_words'])} |")
     print(f"| items with no error and no finding | {fmt(r['no_false_alarm'])} (of {r['items_without_errors']}) |")
     print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
     if r["by_error_type"]:
