@@ -6,7 +6,7 @@ The table is data (`data/a13/*.json`); this module expands and validates it once
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from tutor.resources import data_path
@@ -56,6 +56,13 @@ class Scope:
     persons: tuple[str, ...]
     cells: dict[tuple[str, str, str], Cell]
     lemmas: dict[str, tuple[str, ...]]
+    existential_spanish: dict[str, tuple[str, ...]]  # tense -> Spanish 'haber' forms after existential there
+
+    def existential(self, cell: Cell) -> Cell:
+        """Return the *be* cell as existential *there* fills it: the same English, Spanish *haber* (hay)."""
+        if cell.verb != "be" or cell.person != "3rd singular":
+            raise KeyError(f"existential 'there' has no cell {cell.key!r}; only be in the 3rd singular")
+        return replace(cell, spanish=self.existential_spanish[cell.tense])
 
     def cell(self, verb: str, tense: str, person: str) -> Cell:
         """Return the cell for (verb, tense, person); KeyError names the missing cell."""
@@ -130,7 +137,9 @@ def _validate(raw_verbs: dict, lemma_table: dict) -> None:
 def load_scope() -> Scope:
     """Load, expand and validate the §A13 table from `data/a13/`."""
     raw_verbs = json.loads(data_path("a13", "verbs.json").read_text(encoding="utf-8"))
-    lemma_table = json.loads(data_path("a13", "spanish.json").read_text(encoding="utf-8"))["lemmas"]
+    spanish = json.loads(data_path("a13", "spanish.json").read_text(encoding="utf-8"))
+    lemma_table = spanish["lemmas"]
+    existential = {t: tuple(spanish["existential"][t]) for t in TENSES}
     gustar = json.loads(data_path("a13", "gustar.json").read_text(encoding="utf-8"))
     _validate(raw_verbs, lemma_table)
     cells: dict[tuple[str, str, str], Cell] = {}
@@ -154,4 +163,5 @@ def load_scope() -> Scope:
         persons=PERSONS,
         cells=cells,
         lemmas=lemmas,
+        existential_spanish=existential,
     )

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from tutor.a13.lexicon import Reading, lexicon, out_of_scope_errors
+from tutor.a13.syntax import Frame, parse
 from tutor.resources import data_path
 from tutor.scope import Cell, load_scope
 
@@ -56,6 +57,7 @@ class Option:
     prior: float  # log-weight from the sentence's evidence; the model adds its own score
     error_type: str
     rule: str
+    existential: bool = False  # be after existential 'there': Spanish 'haber' (hay, había, habrá)
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Analysis:
     in_scope_words: int = 0
     out_of_scope_error: str | None = None
     verb_words: list[tuple[Word, tuple[Reading, ...]]] = field(default_factory=list)
+    frames: dict[int, Frame | None] = field(default_factory=dict)  # verb word start -> the parser's reading
 
     @property
     def abstain(self) -> bool:
@@ -399,6 +402,7 @@ def analyse(sentence: str) -> Analysis:
     words, misspelled = _normalise_misspellings(words, lex, lists)
     s = _Sentence(words)
     analysis = Analysis(sentence, words)
+    parsed = parse(sentence)
     past_levels, future_ctx = _time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
@@ -410,19 +414,64 @@ def analyse(sentence: str) -> Analysis:
         if not readings or (w.norm in ("am", "pm") and s.norm(i - 1)[:1].isdigit()):  # 'at 2 am'
             continue
         analysis.in_scope_words += 1
+        frame = analysis.frames[w.start] = parsed.frame(w.start)
         if all(r.kind == "ing" for r in readings):
-            analysis.options.extend(_ing_options(i, w, readings, s, scope))
+            analysis.options.extend(_read_frame(_ing_options(i, w, readings, s, scope), frame, i, s, misspelled))
             continue
         if all(r.verb == "do" for r in readings) and _is_do_support(i, s):
             continue  # an auxiliary, not a verb the learner could have got wrong under §A13
         if _is_noun_after_determiner(i, s):
             continue  # 'the talk was boring', 'a new watch', 'a good start': a noun
         analysis.verb_words.append((w, readings))
-        options = _options_for(i, w, readings, s, scope, past_levels[i], future_ctx)
+        options = _options_for(i, w, readings, s, scope, past_levels[i], future_ctx, frame)
         if i in misspelled:
             options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
-        analysis.options.extend(options)
+        analysis.options.extend(_read_frame(options, frame, i, s, misspelled))
     return analysis
+
+
+# Rules whose person is whoever does an infinitive's action (not the clause's subject).
+_ACTOR_RULES = {"after to", "after for", "missing to", "gerund after a to-verb"}
+
+
+def _read_frame(options: list[Option], frame: Frame | None, i: int, s: _Sentence,
+                misspelled: dict[int, str]) -> list[Option]:
+    """Keep the options whose frame the parser reads as the hand rules do; drop the rest.
+
+    §A13 labels singular subjects only: a subject the parser finds plural, coordinated or
+    collective (*the prices of the hotel were*, *both the food and the music were*, *the staff
+    were*) gets no correction. A finite verb with no subject (*when were nine years old*), a person
+    the two readings disagree on, or a word beside a non-word (*woubl be*) is a frame the tutor
+    cannot read: it abstains rather than guess.
+    """
+    if not options or _garbled(i, s, misspelled):
+        return []
+    if frame is None or not frame.verbal:
+        return options  # the parser has no verb here ('like' read as a preposition): the hand rules decide
+    out = []
+    for o in options:
+        if o.rule in _ACTOR_RULES:
+            out.append(o)
+            continue
+        sub = frame.subject
+        if sub.number in ("plural", "coordinated", "collective", "none"):
+            continue
+        if sub.labelled and sub.person != o.cell.person:
+            continue
+        out.append(o)
+    return out
+
+
+def _garbled(i: int, s: _Sentence, misspelled: dict[int, str]) -> bool:
+    """Return True when the frame around word i is unreadable: the word before it is a non-word (it may
+    be the auxiliary or the subject: *woubl be*), or a misspelled form follows *be*, where a participle
+    and an -ing form both fit (*I am writen to you*)."""
+    from tutor.a13.spelling import is_non_word
+
+    j = i - 1
+    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text):
+        return True
+    return i in misspelled and s.norm(s.prev_index(i)) in s.lists["be_forms"]
 
 
 def _normalise_misspellings(words: list[Word], lex, lists) -> tuple[list[Word], dict[int, str]]:
@@ -446,7 +495,6 @@ def _normalise_misspellings(words: list[Word], lex, lists) -> tuple[list[Word], 
 
 def _as_misspelling(o: Option, w: Word, written: str) -> Option:
     """Turn an option read from a misspelled word into a correction of that word."""
-    from dataclasses import replace
 
     if o.is_error:
         return replace(o, written=o.written.replace(w.norm, written) if w.norm in o.written else o.written)
@@ -505,7 +553,7 @@ def _span_text(words: list[Word], a: int, b: int) -> str:
 
 
 def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, scope, past_level: int,
-                 future_ctx: bool) -> list[Option]:
+                 future_ctx: bool, frame: Frame | None = None) -> list[Option]:
     lists = s.lists
     words = s.words
     prev = s.prev_index(i)
@@ -550,10 +598,11 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 strength = 1  # 'I have work tomorrow': a noun with no article may follow have
             out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, strength, 0.0,
                                "correct" if ok else "wrong_participle", "after have"))
-            if past_level >= 1 and s.norm(have_j) in ("have", "has", "'ve"):
-                # a present perfect with a finished time ('I have seen it two days ago' -> saw)
+            if s.norm(have_j) in ("have", "has", "'ve") and _finished_time(have_j, s) and not _perfect_cue(i, s):
+                # a present perfect with a finished time in its clause ('I have seen it two days ago' -> saw);
+                # a duration ('for a long time', 'since May') keeps the perfect right
                 out.append(_option(scope, verb, "past simple", person, w, words[have_j].start,
-                                   _span_text(words, have_j, i), True, 1, 0.0, "wrong_tense",
+                                   _span_text(words, have_j, i), True, 2, 0.0, "wrong_tense",
                                    "perfect with a finished time"))
             continue
         # --- going to + verb: a 'going to' future, which §A13 does not label ------------------
@@ -607,7 +656,13 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
             continue
         # --- finite verb: present or past by the subject and the time ------------------------
         if verb == "be" and (s.norm(i - 1) == "there" or s.norm(i + 1) == "there"):
-            continue  # 'there is / there are' (Spanish 'hay'): not labelled under §A13
+            # existential there: be agrees with what follows; §A13 labels a singular or uncountable
+            # noun (3rd singular, Spanish 'haber'), a plural one gets a note
+            if frame is None or frame.existential != "singular":
+                continue
+            out.extend(replace(o, cell=scope.existential(o.cell), existential=True) for o in _finite_options(
+                verb, vk, readings, w, "3rd singular", s, scope, past_level, future_ctx, i))
+            continue
         person = s.subject(i)
         if person is None:
             continue
@@ -662,6 +717,32 @@ def _is_would(j: int, i: int, s: _Sentence) -> bool:
     if s.norm(j) != "'d":
         return False
     return not any(r.kind in ("participle", "bad_past", "past") for r in s.lex.get(s.norm(i), ()))
+
+
+def _finished_time(j: int, s: _Sentence) -> bool:
+    """Return True when the clause of word j names a finished time: *ago*, *yesterday*, *last week*,
+    *in 2019*, *on Tuesday*, *when I was a child* (data/a13/analysis.json: finished_time_words)."""
+    lists = s.lists
+    words = lists["finished_time_words"]
+    lo = j
+    while lo > 0 and s.norm(lo - 1) not in lists["clause_breaks"]:
+        lo -= 1
+    hi = j
+    while hi + 1 < len(s.norms) and s.norm(hi + 1) not in lists["clause_breaks"] - {"when"}:
+        hi += 1
+    for k in range(lo, hi + 1):
+        n, nxt = s.norm(k), s.norm(k + 1)
+        if n in ("ago", "yesterday") and n in words:
+            return True
+        if n == "last" and n in words and nxt in lists["time_nouns"]:
+            return True
+        if n in ("in", "on") and n in words and (
+                (nxt.isdigit() and len(nxt) == 4 and int(nxt) < lists["past_years_before"])
+                or (n == "on" and nxt in lists["weekdays"])):
+            return True
+        if n == "when" and n in words and s.norm(k + 2) in ("was", "were"):
+            return True
+    return False
 
 
 def _perfect_cue(i: int, s: _Sentence) -> bool:

@@ -49,3 +49,16 @@ def nearest_form(word: str) -> str | None:
     if _known_words().known([word]):
         return None  # an English word of its own ('word', 'tall', 'wash')
     return best[0]
+
+
+def is_non_word(text: str) -> bool:
+    """Return True for a lower-case word that no English word list knows ('woubl', 'becouse').
+
+    Capitalised words (names, places) and short words are never taken for non-words."""
+    if len(text) < 3 or not text.isalpha() or not text.islower() or not text.isascii():
+        return False
+    from tutor.a13.lexicon import lexicon
+
+    if text in lexicon():
+        return False
+    return not _known_words().known([text])

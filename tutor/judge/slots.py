@@ -53,6 +53,7 @@ class Candidate:
     error_type: str = "correct"
     rule: str = ""
     features: dict[str, float] = field(default_factory=dict)
+    existential: bool = False  # be after existential 'there' (Spanish 'haber')
 
     def apply(self, sentence: str) -> str:
         """Return the sentence with this candidate's replacement."""
@@ -128,7 +129,8 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
         if options[0].rule == "misspelling" or any(o.error_type == "wrong_inflection" for o in options):
             feats["keep_nonword"] = 1.0
         no_change = Candidate(span_start, end, written, written, keep.cell if keep else None, False,
-                              keep.cell.correct_form if keep else "", "correct", keep.rule if keep else "", feats)
+                              keep.cell.correct_form if keep else "", "correct", keep.rule if keep else "", feats,
+                              existential=first.existential)
         cands = [no_change]
         seen: set[tuple[str, str, str]] = {keep.cell.key} if keep else set()
         for o in options:
@@ -139,7 +141,7 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
             f = {"change": 1.0, "rule_sure" if o.strength >= 2 else "rule_doubt": 1.0, "prior": o.prior,
                  f"fam_{RULE_FAMILY.get(o.rule, 'other')}": 1.0}
             cands.append(Candidate(o.start, o.end, sentence[o.start:o.end], repl, o.cell, True, form,
-                                   o.error_type, o.rule, f))
+                                   o.error_type, o.rule, f, existential=o.existential))
         # Alternatives the rules leave open: a finite verb may be present or past whatever the time
         # words say; the model's reading of each corrected sentence is the evidence.
         finite = [o for o in options if o.rule in FINITE_RULES]
@@ -151,6 +153,8 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
             norm = word_text.lower()
             for tense in ("present simple", "past simple"):
                 cell = scope.cell(o.cell.verb, tense, o.cell.person)
+                if o.existential:
+                    cell = scope.existential(cell)
                 if cell.key in seen:
                     continue
                 seen.add(cell.key)
@@ -165,7 +169,7 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
                     "wrong_be" if o.cell.verb == "be" else "wrong_have" if o.cell.verb == "have"
                     else "missing_3sg_s" if o.cell.person == "3rd singular" else "wrong_3sg")
                 cands.append(Candidate(o.start, o.end, word_text, cell.correct_form, cell, True,
-                                       cell.correct_form, etype, "alternative tense", f))
+                                       cell.correct_form, etype, "alternative tense", f, existential=o.existential))
         for c in cands:
             if c.change and c.cell is not None and c.cell.tense in ("past simple", "present simple"):
                 key = "to_past" if c.cell.tense == "past simple" else "to_present"

