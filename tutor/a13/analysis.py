@@ -403,6 +403,7 @@ def analyse(sentence: str) -> Analysis:
     s = _Sentence(words)
     analysis = Analysis(sentence, words)
     parsed = parse(sentence)
+    frames = {w.start: parsed.frame(w.start) for w in words}
     past_levels, future_ctx = _time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
@@ -414,9 +415,10 @@ def analyse(sentence: str) -> Analysis:
         if not readings or (w.norm in ("am", "pm") and s.norm(i - 1)[:1].isdigit()):  # 'at 2 am'
             continue
         analysis.in_scope_words += 1
-        frame = analysis.frames[w.start] = parsed.frame(w.start)
+        frame = analysis.frames[w.start] = frames[w.start]
         if all(r.kind == "ing" for r in readings):
-            analysis.options.extend(_read_frame(_ing_options(i, w, readings, s, scope), frame, i, s, misspelled))
+            analysis.options.extend(_read_frame(_ing_options(i, w, readings, s, scope), frame, i, s, misspelled,
+                                                 frames))
             continue
         if all(r.verb == "do" for r in readings) and _is_do_support(i, s):
             continue  # an auxiliary, not a verb the learner could have got wrong under §A13
@@ -426,7 +428,7 @@ def analyse(sentence: str) -> Analysis:
         options = _options_for(i, w, readings, s, scope, past_levels[i], future_ctx, frame)
         if i in misspelled:
             options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
-        analysis.options.extend(_read_frame(options, frame, i, s, misspelled))
+        analysis.options.extend(_read_frame(options, frame, i, s, misspelled, frames))
     return analysis
 
 
@@ -435,7 +437,7 @@ _ACTOR_RULES = {"after to", "after for", "missing to", "gerund after a to-verb"}
 
 
 def _read_frame(options: list[Option], frame: Frame | None, i: int, s: _Sentence,
-                misspelled: dict[int, str]) -> list[Option]:
+                misspelled: dict[int, str], frames: dict[int, Frame | None] | None = None) -> list[Option]:
     """Keep the options whose frame the parser reads as the hand rules do; drop the rest.
 
     §A13 labels singular subjects only: a subject the parser finds plural, coordinated or
@@ -446,14 +448,23 @@ def _read_frame(options: list[Option], frame: Frame | None, i: int, s: _Sentence
     """
     if not options or _garbled(i, s, misspelled):
         return []
+    if i in misspelled and (frame is None or not frame.verbal):
+        return []  # a non-word the parser reads as a noun ('the other waitres') is no misspelled verb
     if frame is None or not frame.verbal:
         return options  # the parser has no verb here ('like' read as a preposition): the hand rules decide
+    sub = frame.subject
+    if sub.number == "none" and i > 0 and frames is not None:
+        j = s.prev_index(i)
+        while j > 0 and s.norm(j) == "to":
+            j = s.prev_index(j)
+        aux = frames.get(s.words[j].start) if j >= 0 else None  # 'will to study': the auxiliary's subject
+        if aux is not None and aux.verbal:
+            sub = aux.subject
     out = []
     for o in options:
         if o.rule in _ACTOR_RULES:
             out.append(o)
             continue
-        sub = frame.subject
         if sub.number in ("plural", "coordinated", "collective", "none"):
             continue
         if sub.labelled and sub.person != o.cell.person:
@@ -666,6 +677,8 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
         person = s.subject(i)
         if person is None:
             continue
+        if frame is not None and (frame.reported or frame.relative) and past_level == 1:
+            past_level = 0  # a past time word in the main clause does not date a reported or relative clause
         out.extend(_finite_options(verb, vk, readings, w, person, s, scope, past_level, future_ctx, i))
     return out
 
@@ -749,10 +762,12 @@ def _perfect_cue(i: int, s: _Sentence) -> bool:
     """Return True when the clause has a duration ('for twenty years', 'since 2019') after word i."""
     for j in range(i + 1, min(len(s.norms), i + 10)):
         n = s.norms[j]
-        if n == "since" or (n == "for" and s.norm(j + 1).isdigit()) or n in ("years", "months", "weeks"):
+        if n == "ago" or n in _SENTENCE_END:
+            break  # 'two weeks ago' is a finished time, not a duration
+        if n == "since" or (n == "for" and (s.norm(j + 1).isdigit() or s.norm(j + 1) in s.lists["duration_starts"])):
             return True
-        if n in _SENTENCE_END:
-            break
+        if n in ("years", "months", "weeks") and s.norm(j + 1) != "ago":
+            return True
     return False
 
 

@@ -116,6 +116,7 @@ class Frame:
     verbal: bool  # the parser tags the word as a verb or an auxiliary
     subject: Subject
     reported: bool = False  # in a clause reported by a past verb (*she told me that she wants*)
+    relative: bool = False  # in a relative clause (*a friend who lives in Lima*)
     existential: str | None = None  # there + be: the number of what follows ('singular', 'plural', 'unknown')
     notional: tuple[int, int] | None = None  # there + be: the span of the noun phrase after the verb
 
@@ -144,7 +145,8 @@ class Parsed:
             existential, notional = _existential(head)
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential or "unknown")
-        return Frame(verbal, subject, _reported(head), existential, notional)
+        return Frame(verbal, subject, reported=_reported(head), relative=head.dep_ == "relcl",
+                     existential=existential, notional=notional)
 
 
 def parse(sentence: str) -> Parsed:
