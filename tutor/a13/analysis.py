@@ -58,6 +58,7 @@ class Option:
     error_type: str
     rule: str
     existential: bool = False  # be after existential 'there': Spanish 'haber' (hay, había, habrá)
+    tense_open: bool = True  # a finite verb as written whose tense the judge may still change (present <-> past)
 
 
 @dataclass
@@ -355,7 +356,8 @@ def _is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
         return True
     if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
         return i == 0 or norms[i - 1] not in lists["determiners"]  # 'the last season' is not a time
-    return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"]
+    return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"] and (
+        i == 0 or norms[i - 1] not in ("since", "until", "till"))  # 'since 2015' reaches up to now
 
 
 def _time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
@@ -450,8 +452,11 @@ def _read_frame(options: list[Option], frame: Frame | None, i: int, s: _Sentence
         return []
     if i in misspelled and (frame is None or not frame.verbal):
         return []  # a non-word the parser reads as a noun ('the other waitres') is no misspelled verb
-    if frame is None or not frame.verbal:
-        return options  # the parser has no verb here ('like' read as a preposition): the hand rules decide
+    if frame is None:
+        return options  # the two tokenisations differ here: the hand rules decide
+    if not frame.verbal:  # the parser has no verb here ('like' read as a preposition): the hand rules decide,
+        # unless whoever would do the action is plural ('students only have ten minutes for eat')
+        return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective")]
     sub = frame.subject
     if sub.number == "none" and i > 0 and frames is not None:
         j = s.prev_index(i)
@@ -462,13 +467,22 @@ def _read_frame(options: list[Option], frame: Frame | None, i: int, s: _Sentence
             sub = aux.subject
     out = []
     for o in options:
-        if o.rule in _ACTOR_RULES:
+        if o.rule in _ACTOR_RULES:  # the person of whoever does the infinitive's action
+            actor = frame.actor
+            if actor.number in ("plural", "coordinated", "collective") or (
+                    actor.labelled and actor.person != o.cell.person):
+                continue
             out.append(o)
             continue
-        if sub.number in ("plural", "coordinated", "collective", "none"):
-            continue
-        if sub.labelled and sub.person != o.cell.person:
-            continue
+        if sub.number in ("plural", "coordinated", "collective"):
+            continue  # §A13 has no plural persons: nothing to say about this verb
+        unreadable = sub.number == "none" or (sub.labelled and sub.person != o.cell.person)
+        if o.is_error and unreadable:
+            continue  # an unreadable frame: no correction, though the verb is still described as written
+        if not o.is_error and (unreadable or frame.reported or frame.relative):
+            # an agreeing present in a reported or relative clause is right in a past narrative too
+            # ('she told me that she wants to move', 'a friend who lives in Lima')
+            o = replace(o, tense_open=False)
         out.append(o)
     return out
 
@@ -495,7 +509,7 @@ def _normalise_misspellings(words: list[Word], lex, lists) -> tuple[list[Word], 
 
     out, found = [], {}
     for i, w in enumerate(words):
-        form = nearest_form(w.norm) if w.norm not in lex else None
+        form = nearest_form(w.norm) if w.norm not in lex and w.norm not in out_of_scope_errors() else None
         if form is not None:
             out.append(Word(w.text, form, w.start, w.end))
             found[i] = w.text
@@ -609,9 +623,10 @@ def _options_for(i: int, w: Word, readings: tuple[Reading, ...], s: _Sentence, s
                 strength = 1  # 'I have work tomorrow': a noun with no article may follow have
             out.append(_option(scope, verb, "past participle", person, w, w.start, w.text, not ok, strength, 0.0,
                                "correct" if ok else "wrong_participle", "after have"))
-            if s.norm(have_j) in ("have", "has", "'ve") and _finished_time(have_j, s) and not _perfect_cue(i, s):
-                # a present perfect with a finished time in its clause ('I have seen it two days ago' -> saw);
-                # a duration ('for a long time', 'since May') keeps the perfect right
+            if s.norm(have_j) in ("have", "has", "'ve") and _finished_time(have_j, s):
+                # a present perfect with a finished time in its clause ('I have seen it two days ago',
+                # 'when I was a child I have studied …' -> saw, studied); without one, a duration
+                # ('I haven't written to you for a long time') keeps the perfect right
                 out.append(_option(scope, verb, "past simple", person, w, words[have_j].start,
                                    _span_text(words, have_j, i), True, 2, 0.0, "wrong_tense",
                                    "perfect with a finished time"))
@@ -740,6 +755,8 @@ def _finished_time(j: int, s: _Sentence) -> bool:
     lo = j
     while lo > 0 and s.norm(lo - 1) not in lists["clause_breaks"]:
         lo -= 1
+    if s.norm(lo - 1) == "when":
+        lo -= 1  # 'When I was a child I have studied …'
     hi = j
     while hi + 1 < len(s.norms) and s.norm(hi + 1) not in lists["clause_breaks"] - {"when"}:
         hi += 1
@@ -751,11 +768,19 @@ def _finished_time(j: int, s: _Sentence) -> bool:
             return True
         if n in ("in", "on") and n in words and (
                 (nxt.isdigit() and len(nxt) == 4 and int(nxt) < lists["past_years_before"])
-                or (n == "on" and nxt in lists["weekdays"])):
+                or (n == "on" and nxt in lists["weekdays"]) or (n == "in" and nxt in lists["months"])):
             return True
-        if n == "when" and n in words and s.norm(k + 2) in ("was", "were"):
-            return True
+        if n == "when" and n in words and any(_is_past_form(s.norm(x), s) for x in range(k + 1, k + 4)):
+            return True  # 'when I was a child', 'when we visited it'
     return False
+
+
+def _is_past_form(n: str, s: _Sentence) -> bool:
+    """Return True for a form that is only a past tense (was, were, went, visited)."""
+    kinds = {r.kind for r in s.lex.get(n, ())}
+    if kinds:
+        return "past" in kinds and not kinds & {"base", "present"}
+    return len(n) > 4 and n.endswith("ed")
 
 
 def _perfect_cue(i: int, s: _Sentence) -> bool:
@@ -877,6 +902,10 @@ def _finite_options(verb: str, vk: set[str], readings, w: Word, person: str, s: 
         return out
     if present_ok:
         add("present simple", False, 1 if doubtful else 2, 0.0, "correct", "present agrees")
+        if verb in s.lists["stative_verbs"] and past_level <= 0:
+            # a state in the present ('the hotel is near the beach') may still hold in a past story:
+            # only a past time word in the sentence makes it wrong
+            out[-1] = replace(out[-1], tense_open=False)
         return out
     # a present form that does not agree with its subject: present by default; past is possible
     add("present simple", True, 1 if doubtful else 2, 0.0, agree_type, "present agreement")

@@ -115,6 +115,7 @@ class Frame:
 
     verbal: bool  # the parser tags the word as a verb or an auxiliary
     subject: Subject
+    actor: Subject = Subject("unknown")  # who does an infinitive's or gerund's action (*he needs to go*: he)
     reported: bool = False  # in a clause reported by a past verb (*she told me that she wants*)
     relative: bool = False  # in a relative clause (*a friend who lives in Lima*)
     existential: str | None = None  # there + be: the number of what follows ('singular', 'plural', 'unknown')
@@ -145,7 +146,7 @@ class Parsed:
             existential, notional = _existential(head)
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential or "unknown")
-        return Frame(verbal, subject, reported=_reported(head), relative=head.dep_ == "relcl",
+        return Frame(verbal, subject, actor=_actor(tok), reported=_reported(head), relative=head.dep_ == "relcl",
                      existential=existential, notional=notional)
 
 
@@ -165,15 +166,37 @@ def _clause_head(tok: Any) -> Any:
 
 def _subject(head: Any, depth: int = 0) -> Subject:
     for c in head.children:
+        if c.dep_ == "expl":  # 'In my city, Zaragoza, there are …': there is the subject, not the name
+            return Subject("existential", None, c.idx, c.idx + len(c.text))
+    for c in head.children:
         if c.dep_ in _SUBJECT_DEPS:
-            if c.dep_ == "expl":
-                return Subject("existential", None, c.idx, c.idx + len(c.text))
             if c.dep_ in ("csubj", "csubjpass"):
                 return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
             return _noun_phrase_subject(c, depth)
     if head.dep_ == "conj" and head.head is not head and depth < 4:
         return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
     return Subject("none")
+
+
+def _actor(tok: Any) -> Subject:
+    """Return whoever does the action of a verb that may have no subject of its own: its own subject
+    (*want me to go*: me), else the subject of the nearest verb above it (*students have ten minutes
+    for eat*: students)."""
+    objects = lists()["object_persons"]
+    own = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if own is not None and own.lower_ in objects:
+        person = objects[own.lower_]
+        return Subject("singular", person) if person else Subject("plural")
+    cur, steps = tok, 0
+    while steps < 6:
+        if cur.tag_.startswith("VB") or cur.tag_ == "MD":
+            sub = _subject(_clause_head(cur))
+            if sub.number != "none":
+                return sub
+        if cur.head is cur:
+            break
+        cur, steps = cur.head, steps + 1
+    return Subject("unknown")
 
 
 def _noun_phrase_subject(n: Any, depth: int = 0) -> Subject:

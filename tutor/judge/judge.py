@@ -48,10 +48,14 @@ def _weights_file() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def report_threshold() -> float:
-    """Return the probability of no change under which a slot's best change is reported as an error
-    (fitted by judge-fit as `report_below`, at most 0.5)."""
-    return min(0.5, float(_weights_file().get("report_below", 0.5)))
+def report_threshold(kind: str = "sentence") -> float:
+    """Return the probability of no change under which a slot's best change is reported as an error,
+    at most 0.5: for one sentence (`correct`) the fitted `report_below`, for a whole text (`check`,
+    where errors are rarer among the verbs) the fitted `report_below_text`."""
+    raw = _weights_file()
+    value = raw.get("report_below_text", raw.get("report_below", 0.5)) if kind == "text" else \
+        raw.get("report_below", 0.5)
+    return min(0.5, float(value))
 
 
 def load_weights(model_name: str, *, use_model: bool) -> Weights:

@@ -147,12 +147,8 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
         finite = [o for o in options if o.rule in FINITE_RULES]
         # the sentence's other finite verbs, by tense (evidence for a narrative's tense)
         sent_past, sent_present = tense_counts(analysis.words, finite[0].start if finite else -1)
-        frame = analysis.frames.get(finite[0].start) if finite else None
-        # a present form that agrees with its subject in a reported or relative clause is right in a
-        # past narrative too ('she told me that she wants to move', 'a friend who lives in Lima')
-        open_clause = frame is not None and (frame.reported or frame.relative) and keep is not None \
-            and keep.rule == "present agrees"
-        if finite and not open_clause and not is_auxiliary_at(analysis, finite[0].start):
+        tense_open = keep is None or keep.tense_open  # the analyser may fix the tense as written
+        if finite and tense_open and not is_auxiliary_at(analysis, finite[0].start):
             o = finite[0]
             word_text = sentence[o.start:o.end]
             norm = word_text.lower()

@@ -52,7 +52,7 @@ def finding_choice(v: SlotVerdict, notes: list[Note], offset: int) -> Candidate 
     change is less likely than the fitted `report_below` (at most 0.5: the slot is more likely wrong
     than right), and no note (a pattern outside §A13's labels) covers it."""
     best = v.best
-    if not best.change or best.cell is None or v.probability_of_no_change() >= report_threshold():
+    if not best.change or best.cell is None or v.probability_of_no_change() >= report_threshold("text"):
         return None
     lo, hi = offset + best.start, offset + best.end
     if any(n.start < hi and lo < n.end for n in notes):
