@@ -19,7 +19,7 @@ import numpy as np
 
 from tutor.a13.analysis import analyse
 from tutor.a13.candidates import Answer, answers_for, select_options
-from tutor.a13.explain import explain, explain_candidate
+from tutor.a13.explain import explain, explain_abstention, explain_candidate
 from tutor.a13.prompt import answer_json, render
 from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
@@ -195,7 +195,7 @@ class Tutor:
             chosen = judged.answer()
         if analysis.abstain or (judged is not None and chosen is None):
             validate_output(abstention(original))
-            en, es = explain(None)
+            en, es = explain_abstention(analysis)
             return CorrectionResult(
                 original=original, output=abstention(original), out_of_scope=True, is_correct=False,
                 confidence=1.0, explanation_en=en, explanation_es=es,

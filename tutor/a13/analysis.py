@@ -72,6 +72,7 @@ class Analysis:
     out_of_scope_error: str | None = None
     verb_words: list[tuple[Word, tuple[Reading, ...]]] = field(default_factory=list)
     frames: dict[int, Frame | None] = field(default_factory=dict)  # verb word start -> the parser's reading
+    plural_verbs: list[Word] = field(default_factory=list)  # verb words left alone: their subject is plural
 
     @property
     def abstain(self) -> bool:
@@ -430,7 +431,11 @@ def analyse(sentence: str) -> Analysis:
         options = _options_for(i, w, readings, s, scope, past_levels[i], future_ctx, frame)
         if i in misspelled:
             options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
-        analysis.options.extend(_read_frame(options, frame, i, s, misspelled, frames))
+        kept = _read_frame(options, frame, i, s, misspelled, frames)
+        if not kept and frame is not None and frame.verbal and frame.subject.number in (
+                "plural", "coordinated", "collective"):
+            analysis.plural_verbs.append(w)
+        analysis.options.extend(kept)
     return analysis
 
 

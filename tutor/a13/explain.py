@@ -32,7 +32,42 @@ def explain_candidate(candidate) -> tuple[str, str]:
     key = candidate.rule if candidate.change else "correct"
     if key == "alternative tense":
         key = "past reading" if cell.tense == "past simple" else "present agreement"
+    if candidate.existential and key in ("present agreement", "past agreement"):
+        key = "there agreement"
     return _render(cell, key, candidate.written, candidate.correct_form or cell.correct_form)
+
+
+def explain_abstention(analysis) -> tuple[str, str]:
+    """Return (english, spanish) for a sentence the tutor gives no §A13 answer: a plural subject
+    (*My brothers is students*: the subject is plural, and plural subjects take *are*), or no verb of
+    the 20 at all."""
+    t = _templates()
+    plural = getattr(analysis, "plural_verbs", [])
+    if not plural:
+        entry = t["out of scope"]
+        return entry["en"], entry["es"]
+    word = plural[0]
+    values = {"written": word.text, "plural": _plural_form(word.norm)}
+    entry = t["plural subject"]
+    return entry["en"].format(**values), entry["es"].format(**values)
+
+
+def _plural_form(norm: str) -> str:
+    """Return the form a plural subject takes where a learner wrote `norm` (is -> are, has -> have)."""
+    from tutor.a13.lexicon import lexicon
+    from tutor.scope import load_scope
+
+    special = {"is": "are", "'s": "are", "am": "are", "'m": "are", "was": "were", "has": "have", "does": "do"}
+    if norm in special:
+        return special[norm]
+    readings = lexicon().get(norm, ())
+    scope = load_scope()
+    for r in readings:
+        if r.kind in ("present", "bad_3sg", "base"):
+            return r.verb  # they go, they watch
+        if r.kind in ("past", "bad_past"):
+            return scope.cell(r.verb, "past simple", "2nd singular").correct_form  # they went, they were
+    return norm
 
 
 def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
@@ -46,11 +81,12 @@ def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
             "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
     if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
         key = "wrong past form regular"
-    entry = t.get(key, t["correct"])
+    entry = t[key]  # every rule has its template (a test checks it): never a silent "Correct!"
     aux = written.split()[0] if " " in written else ""
     if key == "after have":
         aux = "have / has / had"
     if key == "passive":
         aux = "be"
-    values = {"form": form, "written": written, "verb": cell.verb, "aux": aux, "subject": _SUBJECT[cell.person]}
+    values = {"form": form, "written": written, "verb": cell.verb, "aux": aux, "subject": _SUBJECT[cell.person],
+              "spanish": " / ".join(cell.spanish)}
     return entry["en"].format(**values), entry["es"].format(**values)
