@@ -1,7 +1,7 @@
 """The Exercises page (Ctrl+5): the learner's due practice cards, keyboard only, and their progress in charts.
 
 Cards come from tutor.practice (built from the learner's saved mistakes and the §A13 table); every read and
-write runs on app.worker's STORE lane. Enter checks the answer; Enter again, or Alt+D, shows the next card.
+write runs on app.worker's STORE lane. Enter checks the answer; Enter again, or F8, shows the next card.
 """
 
 from __future__ import annotations
@@ -180,7 +180,7 @@ class ProgressView(QWidget):
 
 
 class ExercisesView(QWidget):
-    """Due cards one at a time (Enter checks, Enter again or Alt+D goes on) and the learner's progress."""
+    """Due cards one at a time (Enter checks, Enter again or F8 goes on) and the learner's progress."""
 
     answered = Signal(dict)  # what Practice.answer returned, after the feedback is shown
     loaded = Signal(int)  # how many cards are due, after the list is read
@@ -249,6 +249,11 @@ class ExercisesView(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.tabs)
 
+        self.next_action = QAction(self)
+        self.next_action.setShortcut(QKeySequence("F8"))  # as on the Text page: F8 goes to the next one
+        self.next_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # only on this page
+        self.next_action.triggered.connect(self.next_card)
+        self.addAction(self.next_action)
         self.answer.returnPressed.connect(self.enter)
         self.check_button.clicked.connect(self.check)
         self.next_button.clicked.connect(self.next_card)
@@ -271,12 +276,12 @@ class ExercisesView(QWidget):
         self.answer_label.setText(self.tr("&Answer:"))
         self.answer.setAccessibleName(self.tr("Answer"))
         self.answer.setAccessibleDescription(self.tr(
-            "Type the verb form that fills the gap and press Enter. Press Enter again for the next card."))
+            "Type the verb form that fills the gap and press Enter. Press Enter again, or F8, for the next card."))
         self.answer.setPlaceholderText(self.tr("the verb form, e.g. went"))
         self.check_button.setText(self.tr("Chec&k"))
         self.check_button.setToolTip(self.tr("Check the answer (Enter)"))
         self.next_button.setText(self.tr("Next car&d"))
-        self.next_button.setToolTip(self.tr("Show the next due card (Enter after checking, or Alt+D)"))
+        self.next_button.setToolTip(self.tr("Show the next due card (Enter after checking, or F8)"))
         self.prompt.setAccessibleName(self.tr("Sentence with a gap"))
         self.feedback.setAccessibleName(self.tr("Result"))
         if self.tab_host is not None:
@@ -314,9 +319,15 @@ class ExercisesView(QWidget):
             if reading != self._reading:
                 return  # another learner was chosen meanwhile
             self.due, self.total_due = value
-            self.result = None
-            self.current = self.due[0] if self.due else None
-            self._show_card()
+            shown = self.current["id"] if self.current is not None else None
+            same = [c for c in self.due if c["id"] == shown]
+            if same and self.result is None:  # the card on show is still due: keep it, and what was typed
+                self.due = same + [c for c in self.due if c["id"] != shown]
+                self.current = same[0]
+            elif not same or self.result is None:
+                self.result = None
+                self.current = self.due[0] if self.due else None
+                self._show_card()
             self.loaded.emit(self.total_due)
 
         run_job(op, success=done, failure=self._on_failure, receiver=self, name="practice cards", lane=STORE)
@@ -363,8 +374,8 @@ class ExercisesView(QWidget):
 
         def done(result: dict[str, Any]) -> None:
             self.busy = False
-            if card is not self.current:
-                return
+            if self.current is None or card["id"] != self.current["id"]:
+                return  # the list was read again meanwhile and shows another card
             self.result = result
             self._show_result(result)
             self.answered.emit(result)
