@@ -13,12 +13,6 @@ from typing import Any
 from tutor.commands.unlock import limit_count, read_secret
 from tutor.errors import StoreError
 
-# What a card shows to other tools (the store's row less its local ids).
-CARD_KEYS: tuple[str, ...] = (
-    "id", "prompt", "cell", "answer", "accepted", "hint", "hint_kind", "before", "after", "origin", "error_type",
-    "explanation_en", "explanation_es", "source_id", "created", "due", "last_review", "reps", "lapses",
-)
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `practice` subcommand."""
@@ -45,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """List the due cards or grade one answer; return the exit code."""
     from tutor.commands.unlock import open_existing_store
     from tutor.practice import Practice
+    from tutor.practice.practice import public_card
 
     if args.answer is not None and len(args.answer) < 2:
         raise StoreError("--answer needs a card id and the answer, e.g. --answer 3f2a91c0 went")
@@ -59,15 +54,11 @@ def run(args: argparse.Namespace) -> int:
         due = practice.due(name, limit=args.limit)
         total = practice.count_due(name)
         if args.json:
-            print(json.dumps({"learner": name, "count": total, "due": [public(c) for c in due]}, ensure_ascii=False))
+            listing = {"learner": name, "count": total, "due": [public_card(c) for c in due]}
+            print(json.dumps(listing, ensure_ascii=False))
         else:
             _print_due(name, due, total)
     return 0
-
-
-def public(card: dict[str, Any]) -> dict[str, Any]:
-    """Return a card as the CLI and the class server show it."""
-    return {key: card[key] for key in CARD_KEYS}
 
 
 def _require_pin(store: Any, name: str, args: argparse.Namespace) -> None:

@@ -37,6 +37,11 @@ CARD_COLUMNS: tuple[str, ...] = (
     "hint_kind", "answer", "accepted", "explanation_en", "explanation_es", "error_type", "state", "step",
     "stability", "difficulty", "due", "last_review", "reps", "lapses",
 )
+# What a card shows to other tools (the CLI's --json, the class server): the row less its local ids.
+PUBLIC_KEYS: tuple[str, ...] = (
+    "id", "prompt", "cell", "answer", "accepted", "hint", "hint_kind", "before", "after", "origin", "error_type",
+    "explanation_en", "explanation_es", "source_id", "created", "due", "last_review", "reps", "lapses",
+)
 MEMORY_COLUMNS: tuple[str, ...] = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
 _INSERT_CARD = (f"INSERT OR IGNORE INTO {schema.CARDS} ({', '.join(CARD_COLUMNS)})"
                 f" VALUES ({', '.join(':' + c for c in CARD_COLUMNS)})")
@@ -180,6 +185,11 @@ def card_dict(row: dict[str, Any]) -> dict[str, Any]:
     out["cell"] = {"verb": row["verb"], "tense": row["tense"], "person": row["person"]}
     out["prompt"] = to_card(out).prompt
     return out
+
+
+def public_card(card: dict[str, Any]) -> dict[str, Any]:
+    """Return a card (card_dict) as the CLI and the class server show it."""
+    return {key: card[key] for key in PUBLIC_KEYS}
 
 
 def to_card(row: dict[str, Any]) -> Card:
