@@ -136,12 +136,14 @@ class ProgressView(QWidget):
         scope = load_scope()
         values: dict[tuple[int, int], float] = {}
         mastered: set[tuple[int, int]] = set()
+        unmastered: set[tuple[int, int]] = set()  # a verb × tense is ticked only when all its persons are
         for cell in report["cells"]:
             key = (scope.verbs.index(cell["verb"]), scope.tenses.index(cell["tense"]))
             values[key] = values.get(key, 0.0) + cell["errors"] + cell["wrong"]
-            if cell["mastered"]:
-                mastered.add(key)
-        used = sorted({r for r, _ in values} | {r for r, _ in mastered})
+            (mastered if cell["mastered"] else unmastered).add(key)
+        mastered -= unmastered
+        values = {key: value for key, value in values.items() if value or key in mastered}
+        used = sorted({r for r, _ in values})
         rows = [scope.verbs[r] for r in used]
         remap = {old: new for new, old in enumerate(used)}
         title = self.tr("Mistakes and wrong answers by verb and tense")
