@@ -37,8 +37,6 @@ if TYPE_CHECKING:
     from tutor.store import Store
 
 StoreGetter = Callable[[], "Store | None"]
-ERROR_TYPES = ("base_for_past", "overregularised_past", "missing_3sg_s", "wrong_3sg", "wrong_be", "wrong_have",
-               "wrong_participle", "wrong_future", "infinitive_form", "wrong_tense", "wrong_inflection")
 
 
 def error_type_label(name: str) -> str:
@@ -60,7 +58,7 @@ def error_type_label(name: str) -> str:
 
 
 def chart_width(widget: QWidget) -> int:
-    """Return the width charts are painted at: about 46 characters of the widget's font."""
+    """Return the width charts are painted at: 80 x-widths of the widget's font."""
     return widget.fontMetrics().horizontalAdvance("x") * 80
 
 
