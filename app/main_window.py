@@ -14,7 +14,7 @@ from app import worker
 from app.errors import describe
 from app.settings import AppSettings
 from app.translation import install_language
-from app.views import class_server, text_check
+from app.views import class_progress, class_server, exercises, text_check
 from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
 from app.views.learners import LearnerBar
@@ -94,6 +94,8 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self.class_menus = class_server.install(self)  # File → Send my history…, Teacher → Import…, class server
         self.text_view = text_check.install(self)  # the Text tab (Ctrl+4): whole texts, underlined in place
+        self.exercises = exercises.install(self)  # the Exercises tab (Ctrl+5): practise my mistakes, progress
+        self.class_progress = class_progress.install(self.teacher.dashboard)  # the teacher's Practice tab
         self.practice.correct_requested.connect(self.correct)
         self.practice.review_next_requested.connect(self.next_review)
         self.practice.review_stop_requested.connect(self.stop_review)

@@ -206,11 +206,66 @@ def shoot_text_check(window, out: Path, install_language) -> None:
     view.clear()
 
 
+def practise_history(db: Path) -> None:
+    """Answer the demo learners' cards over the four weeks (right, then wrong now and then), so the progress
+    charts have something to show: Ana's first cards are answered right each time they fall due."""
+    from tutor.practice import Practice
+    from tutor.practice.schedule import parse_stamp
+    from tutor.store import Store
+
+    start = datetime.now(UTC).replace(hour=10, minute=0, second=0, microsecond=0) - timedelta(days=27)
+    with Store.open(db) as store:
+        practice = Practice(store)
+        for learner in ("Ana", "Ben", "Carla"):
+            practice.build(learner, now=start)
+            for n, card in enumerate(practice.due(learner, now=start, limit=4)):
+                when = parse_stamp(card["created"])
+                for attempt in range(6 if n < 2 else 2):
+                    wrong = (learner != "Ana" and attempt == 0) or (n >= 2 and attempt == 1)
+                    done = practice.answer(learner, card["id"], "xx" if wrong else card["answer"], now=when)
+                    when = max(parse_stamp(done["due"]), when + timedelta(minutes=1))
+                    if when > datetime.now(UTC):
+                        break
+
+
+def shoot_practice(window, out: Path, install_language) -> None:
+    """Render the Exercises page (a card, a right and a wrong answer, progress) and the teacher's Practice tab."""
+    view = window.exercises
+    window.tabs.setCurrentWidget(view)
+    reads_done()
+    save(window, out, "exercises-card.png")
+    view.answer.setText(view.current["answer"])
+    view.enter()
+    wait_for(view.answered)
+    save(window, out, "exercises-right.png")
+    view.enter()
+    view.answer.setText("goed")
+    view.enter()
+    wait_for(view.answered)
+    save(window, out, "exercises-wrong.png")
+    view.tabs.setCurrentIndex(1)
+    save(window, out, "exercises-progress.png")
+    install_language("es")
+    settle()
+    save(window, out, "exercises-progress-es.png")
+    install_language("en")
+    view.tabs.setCurrentIndex(0)
+    window.show_tab(2)
+    window.teacher.lock_page.passphrase.setText("maestra-2026")
+    window.teacher.lock_page.submit()
+    wait_for(window.teacher.dashboard.stats_ready)
+    window.teacher.dashboard.tabs.setCurrentWidget(window.class_progress)
+    save(window, out, "teacher-practice.png")
+    save(window.class_progress.scroll.widget(), out, "teacher-practice-full.png")
+    window.teacher.lock()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Render every screenshot; return 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "screenshots")
-    parser.add_argument("--only", choices=("all", "text"), default="all", help="text: only the Text page's screens")
+    parser.add_argument("--only", choices=("all", "text", "practice"), default="all",
+                        help="text or practice: only the Text page's or the Exercises page's screens")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -228,8 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     settings = AppSettings(QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
     db = tmp / "tutor.db"
     tutor = Tutor.load()
-    if args.only == "all":
+    if args.only in ("all", "practice"):
         fill_history(tutor, db)
+        practise_history(db)
     with Store.open(db) as store:
         SecretLock(store).set_teacher("maestra-2026")
     settings.learner = "Ana"
@@ -243,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
         window.learner_bar.create("Ana")
         reads_done()
         shoot_text_check(window, args.out, install_language)
+        window.close()
+        tutor.close()
+        return 0
+    if args.only == "practice":
+        shoot_practice(window, args.out, install_language)
         window.close()
         tutor.close()
         return 0
@@ -273,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     window.teacher.lock()
 
     shoot_text_check(window, args.out, install_language)
+    shoot_practice(window, args.out, install_language)
 
     settings.language = "es"
     install_language("es")

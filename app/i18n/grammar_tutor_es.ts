@@ -1410,4 +1410,252 @@
         <translation>El texto tiene {0} caracteres; reviso hasta {1} cada vez. No se ha cortado nada: acórtalo o revísalo por partes.</translation>
     </message>
 </context>
+<context>
+    <name>ClassProgressView</name>
+    <message>
+        <source>Practice</source>
+        <translation>Práctica</translation>
+    </message>
+    <message>
+        <source>reading the class's practice</source>
+        <translation>leyendo la práctica de la clase</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorTypes</name>
+    <message>
+        <source>base form for the past</source>
+        <translation>forma base en pasado</translation>
+    </message>
+    <message>
+        <source>-ed on an irregular past</source>
+        <translation>-ed en un pasado irregular</translation>
+    </message>
+    <message>
+        <source>missing -s (he, she, it)</source>
+        <translation>falta la -s (he, she, it)</translation>
+    </message>
+    <message>
+        <source>wrong -s form</source>
+        <translation>forma en -s equivocada</translation>
+    </message>
+    <message>
+        <source>wrong form of be</source>
+        <translation>forma equivocada de be</translation>
+    </message>
+    <message>
+        <source>have / has</source>
+        <translation>have / has</translation>
+    </message>
+    <message>
+        <source>wrong participle</source>
+        <translation>participio equivocado</translation>
+    </message>
+    <message>
+        <source>wrong future</source>
+        <translation>futuro equivocado</translation>
+    </message>
+    <message>
+        <source>infinitive needed</source>
+        <translation>hace falta el infinitivo</translation>
+    </message>
+    <message>
+        <source>present perfect with a past time</source>
+        <translation>present perfect con un tiempo pasado</translation>
+    </message>
+    <message>
+        <source>misspelled form</source>
+        <translation>forma mal escrita</translation>
+    </message>
+</context>
+<context>
+    <name>ExercisesView</name>
+    <message>
+        <source>Due cards</source>
+        <translation>Tarjetas pendientes</translation>
+    </message>
+    <message>
+        <source>My progress</source>
+        <translation>Mi progreso</translation>
+    </message>
+    <message>
+        <source>&amp;Answer:</source>
+        <translation>&amp;Respuesta:</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>Respuesta</translation>
+    </message>
+    <message>
+        <source>Type the verb form that fills the gap and press Enter. Press Enter again, or F8, for the next card.</source>
+        <translation>Escribe la forma verbal que falta y pulsa Intro. Pulsa Intro otra vez, o F8, para la siguiente tarjeta.</translation>
+    </message>
+    <message>
+        <source>the verb form, e.g. went</source>
+        <translation>la forma verbal, p. ej. went</translation>
+    </message>
+    <message>
+        <source>Chec&amp;k</source>
+        <translation>Comp&amp;robar</translation>
+    </message>
+    <message>
+        <source>Check the answer (Enter)</source>
+        <translation>Comprobar la respuesta (Intro)</translation>
+    </message>
+    <message>
+        <source>Next car&amp;d</source>
+        <translation>Siguiente tar&amp;jeta</translation>
+    </message>
+    <message>
+        <source>Show the next due card (Enter after checking, or F8)</source>
+        <translation>Mostrar la siguiente tarjeta pendiente (Intro tras comprobar, o F8)</translation>
+    </message>
+    <message>
+        <source>Sentence with a gap</source>
+        <translation>Frase con un hueco</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <source>Exercise&amp;s</source>
+        <translation>Ejercicio&amp;s</translation>
+    </message>
+    <message>
+        <source>Exercise&amp;s: practise my mistakes</source>
+        <translation>Ejercicio&amp;s: practicar mis errores</translation>
+    </message>
+    <message>
+        <source>Type the verb form that fills the gap first.</source>
+        <translation>Primero escribe la forma verbal que falta.</translation>
+    </message>
+    <message>
+        <source>No cards due. Correct some sentences or check a text: every mistake becomes cards to practise here.</source>
+        <translation>No hay tarjetas pendientes. Corrige algunas frases o revisa un texto: cada error se convierte aquí en tarjetas para practicar.</translation>
+    </message>
+    <message>
+        <source>Choose a learner to practise their mistakes.</source>
+        <translation>Elige un alumno para practicar sus errores.</translation>
+    </message>
+    <message>
+        <source>{0} cards due</source>
+        <translation>{0} tarjetas pendientes</translation>
+    </message>
+    <message>
+        <source>From a sentence you wrote.</source>
+        <translation>De una frase que escribiste.</translation>
+    </message>
+    <message>
+        <source>The same verb with another person.</source>
+        <translation>El mismo verbo con otra persona.</translation>
+    </message>
+    <message>
+        <source>The same tense with another verb.</source>
+        <translation>El mismo tiempo con otro verbo.</translation>
+    </message>
+    <message>
+        <source>not {0}</source>
+        <translation>no {0}</translation>
+    </message>
+    <message>
+        <source>The answer is {0} (you wrote {1}). This card stays due and comes back.</source>
+        <translation>La respuesta es {0} (escribiste {1}). Esta tarjeta sigue pendiente y volverá.</translation>
+    </message>
+    <message>
+        <source>Press Enter for the next card.</source>
+        <translation>Pulsa Intro para la siguiente tarjeta.</translation>
+    </message>
+    <message>
+        <source>reading the practice cards</source>
+        <translation>leyendo las tarjetas de práctica</translation>
+    </message>
+    <message>
+        <source>Right!</source>
+        <translation>¡Correcto!</translation>
+    </message>
+    <message>
+        <source>Not quite.</source>
+        <translation>No exactamente.</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressView</name>
+    <message>
+        <source>{0} practice cards, {1} due now · {2} answers, {3} right · {4} cells mastered.</source>
+        <translation>{0} tarjetas de práctica, {1} pendientes ahora · {2} respuestas, {3} correctas · {4} casillas dominadas.</translation>
+    </message>
+    <message>
+        <source>Errors per 100 words, by week</source>
+        <translation>Errores por cada 100 palabras, por semana</translation>
+    </message>
+    <message>
+        <source>Nothing written yet.</source>
+        <translation>Todavía no hay nada escrito.</translation>
+    </message>
+    <message>
+        <source>week of {0}: {1} errors in {2} words</source>
+        <translation>semana del {0}: {1} errores en {2} palabras</translation>
+    </message>
+    <message>
+        <source>Errors by type</source>
+        <translation>Errores por tipo</translation>
+    </message>
+    <message>
+        <source>No mistakes yet.</source>
+        <translation>Todavía no hay errores.</translation>
+    </message>
+    <message>
+        <source>Mastered: {0}</source>
+        <translation>Dominado: {0}</translation>
+    </message>
+    <message>
+        <source>Nothing mastered yet: a cell is mastered once every card of it has been answered right on several days in a row.</source>
+        <translation>Todavía no hay nada dominado: una casilla queda dominada cuando todas sus tarjetas se han respondido bien varios días seguidos.</translation>
+    </message>
+    <message>
+        <source>Mistakes and wrong answers by verb and tense</source>
+        <translation>Errores y respuestas equivocadas por verbo y tiempo</translation>
+    </message>
+    <message>
+        <source>Darker: more mistakes in writing and wrong answers in practice. ✓ mastered.</source>
+        <translation>Más oscuro: más errores al escribir y respuestas equivocadas en la práctica. ✓ dominado.</translation>
+    </message>
+    <message>
+        <source>{0}, {1}: {2}</source>
+        <translation>{0}, {1}: {2}</translation>
+    </message>
+    <message>
+        <source>No cell keeps going wrong.</source>
+        <translation>Ninguna casilla sigue fallando.</translation>
+    </message>
+    <message>
+        <source>Cells the class keeps getting wrong</source>
+        <translation>Casillas que la clase sigue fallando</translation>
+    </message>
+    <message>
+        <source>Cells that keep going wrong</source>
+        <translation>Casillas que siguen fallando</translation>
+    </message>
+    <message>
+        <source>cell</source>
+        <translation>casilla</translation>
+    </message>
+    <message>
+        <source>mistakes</source>
+        <translation>errores</translation>
+    </message>
+    <message>
+        <source>wrong answers</source>
+        <translation>respuestas equivocadas</translation>
+    </message>
+    <message>
+        <source>right answers</source>
+        <translation>respuestas correctas</translation>
+    </message>
+    <message>
+        <source>learners</source>
+        <translation>alumnos</translation>
+    </message>
+</context>
 </TS>

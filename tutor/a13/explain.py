@@ -70,6 +70,12 @@ def _plural_form(norm: str) -> str:
     return norm
 
 
+def explain_cell(cell, rule: str, form: str, written: str = "") -> tuple[str, str]:
+    """Return (english, spanish) explanations of `form` in a §A13 cell by a rule of data/explanations/a13.json
+    ('after have', 'past agreement', 'present agreement', …), filled from the table."""
+    return _render(cell, rule, written, form)
+
+
 def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
     """Fill the template for `key` (the slot rule, or 'correct') from the cell and the written word."""
     t = _templates()

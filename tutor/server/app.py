@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from tutor import __version__
 from tutor.errors import InputError, StoreError, TutorError
 from tutor.result import CorrectionResult
-from tutor.server import records
+from tutor.server import practice_routes, records
 from tutor.server.pool import Busy, ModelPool, WorkerFailed
 from tutor.store.bundle import check_bundle, import_bundle
 
@@ -183,6 +183,7 @@ def create_app(store: Store, pool: ModelPool, token: str) -> FastAPI:
         return {"learner": summary.learner, "new": summary.new, "present": summary.present,
                 "conflicts": summary.conflicts}
 
+    practice_routes.add_routes(v1, store)  # the learners' practice state (tutor.practice)
     app.include_router(v1)
 
     @app.exception_handler(InputError)

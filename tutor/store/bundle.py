@@ -61,6 +61,7 @@ class ImportSummary:
     conflicts: list[str] = field(default_factory=list)
     learner_added: bool = False
     renamed_from: str | None = None  # the bundle's name, when another learner already had it here
+    practice: dict[str, int] | None = None  # what the practice section added (tutor.practice.bundle), if any
 
     def line(self) -> str:
         """Return a one-line summary, e.g. 'ana.json: Ana: 12 new, 3 already present, 0 conflicts'."""
@@ -70,6 +71,9 @@ class ImportSummary:
             text += f" (another learner here is called {self.renamed_from!r}; imported as {self.learner!r})"
         elif self.learner_added:
             text += " (new learner)"
+        if self.practice is not None:
+            text += (f"; practice: {self.practice['cards_new']} new cards, {self.practice['cards_updated']} updated, "
+                     f"{self.practice['reviews_new']} new answers")
         return text
 
 
@@ -99,6 +103,7 @@ def write_bundle(store: Store, learner: Learner, out: str | os.PathLike[str] | I
     info = learner_info(store, learner)
     with snapshot(store):
         bundle = make_bundle(info, history_rows(store, info["id"]))
+        bundle.update(_practice_hook().section_for(store, info["id"]))
     text = json.dumps(bundle, ensure_ascii=False, indent=1) + "\n"
     if not isinstance(out, (str, os.PathLike)):
         out.write(text)
@@ -156,6 +161,10 @@ def check_bundle(value: Any, source: str) -> dict[str, Any]:
         raise damaged("it has no list of corrections")
     if value.get("sha256") != _digest({k: learner.get(k) for k in ("uuid", "name", "created")}, body):
         raise damaged("its content does not match its sha256 (the file was changed or cut short)")
+    if _practice_hook().SECTION_KEY in value:
+        trouble = _practice_hook().problem(value[_practice_hook().SECTION_KEY])
+        if trouble:
+            raise damaged(trouble)
     seen: set[str] = set()
     for n, row in enumerate(body, 1):
         problem = _row_problem(row)
@@ -186,6 +195,9 @@ def import_bundle(store: Store, bundle: dict[str, Any], *, source: str = "bundle
                 summary.present += 1
             else:
                 summary.conflicts.append(row["id"])
+        practice = bundle.get(_practice_hook().SECTION_KEY)
+        if practice is not None:
+            summary.practice = _practice_hook().merge(db, lid, practice).to_dict()
     return summary
 
 
@@ -201,6 +213,13 @@ def import_files(store: Store, paths: Iterable[str | os.PathLike[str]]) -> Itera
 
 
 # -- internals -------------------------------------------------------------------------------------
+
+def _practice_hook() -> Any:
+    """Return tutor.practice.bundle, which carries the practice state (imported late: it imports the store)."""
+    from tutor.practice import bundle as practice_bundle
+
+    return practice_bundle
+
 
 @functools.cache
 def _insert_sql(columns: tuple[str, ...]) -> str:

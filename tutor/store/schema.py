@@ -17,6 +17,9 @@ CORRECTIONS = "corrections"
 MASK_TIMINGS = "mask_timings"
 OUTBOX = "outbox"
 SECRETS = "secrets"
+CARDS = "cards"
+CARD_REVIEWS = "card_reviews"
+CARD_SOURCES = "card_sources"
 VERSION_TABLE = "schema_version"
 # The Monday (UTC) of a correction's week. Indexed as an expression, so queries must use this exact text.
 WEEK_SQL = "date(substr(created, 1, 10), '-6 days', 'weekday 1')"
@@ -152,8 +155,52 @@ def _v6_texts(db: sqlite_utils.Database) -> None:
     db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN not_sure INTEGER NOT NULL DEFAULT 0")
 
 
+def _v7_practice(db: sqlite_utils.Database) -> None:
+    """Practice cards built from the learner's mistakes, their FSRS schedule, every answer, and which
+    corrections have been turned into cards (tutor/practice)."""
+    # `id` is a UUID derived from the learner and the card's text, so building twice, or on two machines,
+    # gives the same card; bundles and the class server match cards and answers by UUID.
+    db[CARDS].create(
+        {
+            "seq": int, "id": str, "learner_id": int, "created": str, "source_id": str, "origin": str,
+            "verb": str, "tense": str, "person": str, "before": str, "after": str, "hint": str,
+            "hint_kind": str, "answer": str, "accepted": str, "explanation_en": str, "explanation_es": str,
+            "error_type": str,
+            # the FSRS memory state (fsrs.Card), times in the store's UTC text format
+            "state": int, "step": int, "stability": float, "difficulty": float, "due": str,
+            "last_review": str, "reps": int, "lapses": int,
+        },
+        pk="seq",
+        foreign_keys=[("learner_id", LEARNERS, "id")],
+        not_null={"id", "learner_id", "created", "origin", "verb", "tense", "person", "before", "after", "hint",
+                  "answer", "accepted", "state", "due", "reps", "lapses"},
+        defaults={"reps": 0, "lapses": 0, "explanation_en": "", "explanation_es": "", "hint_kind": "base"},
+    )
+    db[CARDS].create_index(["id"], index_name="idx_cards_id", unique=True)
+    db[CARDS].create_index(["learner_id", "due"], index_name="idx_cards_learner_due")
+    db[CARDS].create_index(["learner_id", "verb", "tense", "person"], index_name="idx_cards_learner_cell")
+    db[CARD_REVIEWS].create(
+        {"seq": int, "id": str, "card_id": str, "learner_id": int, "reviewed": str, "given": str,
+         "correct": int, "rating": int},
+        pk="seq",
+        foreign_keys=[("learner_id", LEARNERS, "id"), ("card_id", CARDS, "id")],
+        not_null={"id", "card_id", "learner_id", "reviewed", "given", "correct", "rating"},
+    )
+    db[CARD_REVIEWS].create_index(["id"], index_name="idx_card_reviews_id", unique=True)
+    db[CARD_REVIEWS].create_index(["card_id", "reviewed"], index_name="idx_card_reviews_card")
+    db[CARD_REVIEWS].create_index(["learner_id", "reviewed"], index_name="idx_card_reviews_learner")
+    # One row per correction already turned into cards (none when its gap could not be found), so
+    # building new cards reads only the corrections made since.
+    db[CARD_SOURCES].create(
+        {"correction_id": str, "learner_id": int, "built": str, "cards": int},
+        pk="correction_id",
+        foreign_keys=[("learner_id", LEARNERS, "id")],
+        not_null={"learner_id", "built", "cards"},
+    )
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock, _v6_texts,
+    _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock, _v6_texts, _v7_practice,
 )
 LATEST = len(MIGRATIONS)
 

@@ -1,0 +1,153 @@
+"""The Exercises page and the teacher's Practice tab: real widgets, a real SQLite file, keyboard only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from tutor.result import CorrectionResult
+from tutor.store import Store
+
+
+def mistake(original: str, written: str, verb: str, tense: str, person: str, form: str) -> CorrectionResult:
+    start = original.index(written)
+    output = {"original": original, "verb": verb, "tense": tense, "person": person, "correct_form": form,
+              "spanish": "-"}
+    return CorrectionResult(original=original, output=output, out_of_scope=False, is_correct=False, confidence=0.9,
+                            error_span=written, error_start=start, error_end=start + len(written),
+                            explanation_en="Use the past simple.", explanation_es="Va el pasado simple.")
+
+
+@pytest.fixture
+def practice_db(db_path: Path) -> Path:
+    with Store.open(db_path) as store:
+        store.save_correction(mistake("Yesterday he go to school.", "go", "go", "past simple", "3rd singular",
+                                      "went"), learner="Ana")
+        store.save_correction(mistake("She have two dogs.", "have", "have", "present simple", "3rd singular",
+                                      "has"), learner="Ana")
+        store.save_correction(mistake("I goes home.", "goes", "go", "present simple", "1st singular", "go"),
+                              learner="Ben")
+    return db_path
+
+
+def open_exercises(qtbot, window, reads_done):
+    window.activateWindow()  # shortcuts reach the active window only
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    window.learner_bar.select("Ana")
+    reads_done()
+    QTest.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    view = window.exercises
+    qtbot.waitUntil(lambda: view.current is not None, timeout=10000)
+    reads_done()
+    return view
+
+
+def answer(qtbot, view, text: str) -> dict:
+    qtbot.keyClicks(view.answer, text)
+    with qtbot.waitSignal(view.answered, timeout=10000) as signal:
+        QTest.keyClick(view.answer, Qt.Key.Key_Return)
+    return signal.args[0]
+
+
+def test_keyboard_only_practice_a_right_answer_goes_and_a_wrong_one_comes_back(qtbot, make_window, practice_db,
+                                                                                reads_done):
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    assert window.tabs.currentWidget() is view and view.answer.hasFocus()
+    first = view.current
+    assert first["prompt"] == "Yesterday he ___ (go) to school."
+    assert "went" not in view.prompt.text() and "(go)" in view.prompt.text()
+    done = answer(qtbot, view, "went")
+    assert done["correct"] and "Right!" in view.feedback.text() and "pasado simple" in view.feedback.text()
+    QTest.keyClick(view.answer, Qt.Key.Key_Return)  # Enter again: the next card
+    second = view.current
+    assert second["id"] != first["id"] and view.answer.text() == "" and not view.answer.isReadOnly()
+    done = answer(qtbot, view, "have")
+    assert not done["correct"] and done["still_due"] and "stays due" in view.feedback.text()
+    QTest.keyClick(view.answer, Qt.Key.Key_Return)
+    ids = [c["id"] for c in view.due]
+    assert first["id"] not in ids and ids[-1] == second["id"]  # the wrong one comes round again, last
+    QTest.keyClick(view.answer, Qt.Key.Key_F8)  # F8 skips to the next card
+    assert view.current["id"] == ids[1 % len(ids)]
+
+
+def test_an_empty_answer_is_not_graded(qtbot, make_window, practice_db, reads_done):
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    QTest.keyClick(view.answer, Qt.Key.Key_Return)
+    reads_done()
+    assert view.result is None and "first" in view.feedback.text()
+
+
+def test_my_progress_draws_its_charts_with_the_numbers_in_words(qtbot, make_window, practice_db, reads_done):
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    answer(qtbot, view, "went")
+    view.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: view.progress.report is not None, timeout=10000)
+    progress = view.progress
+    assert not progress.rate_chart.pixmap().isNull() and progress.rate_chart.pixmap().width() > 200
+    assert "2 errors in 9 words" in progress.rate_chart.accessibleDescription()
+    assert "base form for the past: 1" in progress.type_chart.accessibleDescription()
+    assert "have / has: 1" in progress.type_chart.accessibleDescription()
+    assert "go, past simple: 1" in progress.cell_chart.accessibleDescription()
+    assert "1 answers, 1 right" in progress.summary.text()
+
+
+def test_another_learner_sees_only_their_cards(qtbot, make_window, practice_db, reads_done):
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    window.learner_bar.select("Ben")
+    qtbot.waitUntil(lambda: view.current is not None and view.current["prompt"].startswith("I ___"), timeout=10000)
+    assert view.current["hint_kind"] == "written" and "(not goes)" in view.current["prompt"]
+    assert all("Yesterday he" not in c["prompt"] for c in view.due)
+
+
+def test_the_teacher_sees_the_cells_the_class_keeps_getting_wrong(qtbot, make_window, practice_db, reads_done):
+    with Store.open(practice_db) as store:
+        store.save_correction(mistake("He go to work yesterday.", "go", "go", "past simple", "3rd singular",
+                                      "went"), learner="Ben")
+    window = make_window(db=practice_db)
+    window.show_tab(2)
+    dashboard = window.teacher.dashboard
+    qtbot.waitUntil(lambda: window.teacher.is_unlocked(), timeout=10000)
+    reads_done()
+    dashboard.tabs.setCurrentWidget(window.class_progress)
+    qtbot.waitUntil(lambda: window.class_progress.report is not None, timeout=10000)
+    text = window.class_progress.trouble.text()
+    assert "Cells the class keeps getting wrong" in text and "go · past simple · 3rd singular" in text
+    assert window.class_progress.report["trouble"][0]["learners"] == 2
+
+
+def test_the_page_speaks_spanish(qtbot, make_window, practice_db, reads_done):
+    from app.translation import install_language
+
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    install_language("es")
+    qtbot.waitUntil(lambda: view.check_button.text() != "Chec&k", timeout=5000)
+    assert window.tabs.tabText(window.tabs.indexOf(view)) == "Ejercicio&s"
+    assert view.tabs.tabText(1) == "Mi progreso"
+    qtbot.waitUntil(lambda: "tarjetas de práctica" in window.class_progress.summary.text(), timeout=5000)
+    assert window.teacher.dashboard.tabs.tabText(3) == "Práctica"
+    done = answer(qtbot, view, "goed")
+    assert not done["correct"] and view.feedback.text().index("pasado") < view.feedback.text().index("past simple")
+
+
+@pytest.mark.model
+def test_a_sentence_corrected_in_the_app_becomes_a_card(qtbot, make_window, engine, reads_done):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    window.practice.editor.setPlainText("Yesterday he go to school.")
+    with qtbot.waitSignal(window.correction_done, timeout=120000):
+        window.practice.submit()
+    reads_done()
+    QTest.keyClick(window, Qt.Key.Key_5, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.exercises.current is not None, timeout=10000)
+    assert window.exercises.current["prompt"] == "Yesterday he ___ (go) to school."
+    assert window.exercises.current["answer"] == "went"

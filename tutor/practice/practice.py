@@ -1,0 +1,202 @@
+"""Practice over a Store: cards from the learner's saved mistakes, the due list, grading and rescheduling.
+
+    from tutor.practice import Practice
+    practice = Practice(store)
+    due = practice.due("Ana")                      # builds cards for new mistakes first
+    done = practice.answer("Ana", due[0]["id"], "went")
+    done["correct"], done["still_due"]
+
+Every saved correction with a real error (in scope, not a practice retry, not a "not sure" finding) becomes
+cards once (tutor.practice.cards); the schedule is FSRS's (tutor.practice.schedule); every answer is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from tutor.errors import InputError, StoreError
+from tutor.practice.cards import Card, cards_for
+from tutor.practice.schedule import Memory, new_memory, review
+from tutor.store import schema
+from tutor.store.db import translated
+from tutor.store.records import history_row, utc_stamp
+
+if TYPE_CHECKING:
+    from tutor.store import Store
+    from tutor.store.records import Learner
+
+MAX_ANSWER_CHARS = 60
+MIN_ID_PREFIX = 6
+# Corrections that become cards: real errors the learner made (not retries, not findings the judge doubted).
+MISTAKES_SQL = "c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0"
+CARD_COLUMNS: tuple[str, ...] = (
+    "id", "learner_id", "created", "source_id", "origin", "verb", "tense", "person", "before", "after", "hint",
+    "hint_kind", "answer", "accepted", "explanation_en", "explanation_es", "error_type", "state", "step",
+    "stability", "difficulty", "due", "last_review", "reps", "lapses",
+)
+# What a card shows to other tools (the CLI's --json, the class server): the row less its local ids.
+PUBLIC_KEYS: tuple[str, ...] = (
+    "id", "prompt", "cell", "answer", "accepted", "hint", "hint_kind", "before", "after", "origin", "error_type",
+    "explanation_en", "explanation_es", "source_id", "created", "due", "last_review", "reps", "lapses",
+)
+MEMORY_COLUMNS: tuple[str, ...] = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
+_INSERT_CARD = (f"INSERT OR IGNORE INTO {schema.CARDS} ({', '.join(CARD_COLUMNS)})"
+                f" VALUES ({', '.join(':' + c for c in CARD_COLUMNS)})")
+_ORDER = "ORDER BY due, origin != 'mistake', seq"
+
+
+class Practice:
+    """The practice state of one Store: cards, their schedule and every answer, per learner."""
+
+    def __init__(self, store: Store) -> None:
+        """Use this store (it must stay open while the Practice is used)."""
+        self.store = store
+
+    # -- learners ----------------------------------------------------------------------------------
+
+    def learner(self, learner: Learner) -> tuple[int, str, str]:
+        """Return (id, name, uuid) of a learner by name or id; StoreError naming the known learners."""
+        found = self.store.find_learner(learner)
+        if found is None:
+            names = ", ".join(x["name"] for x in self.store.learners()) or "none yet"
+            raise StoreError(f"no learner {learner!r} in {self.store.path}; known learners: {names}")
+        with translated(self.store.path, "reading a learner's UUID"):
+            row = self.store._conns.get().execute(
+                f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [found["id"]]).fetchone()
+        return int(found["id"]), found["name"], row[0]
+
+    # -- building cards ----------------------------------------------------------------------------
+
+    def build(self, learner: Learner, *, now: datetime | None = None) -> int:
+        """Turn the learner's mistakes that have no cards yet into cards, due at once; return the cards added."""
+        lid, _, learner_uuid = self.learner(learner)
+        sql = (f"SELECT c.*, '' AS learner FROM {schema.CORRECTIONS} c LEFT JOIN {schema.CARD_SOURCES} s"
+               f" ON s.correction_id = c.id WHERE c.learner_id = ? AND {MISTAKES_SQL} AND s.correction_id IS NULL"
+               " ORDER BY c.created, c.seq")
+        with translated(self.store.path, "reading mistakes to practise"):
+            rows = [history_row(r) for r in self.store._conns.get().query(sql, [lid])]
+        if not rows:
+            return 0
+        stamp = utc_stamp(now)
+        memory = new_memory(now or datetime.now(UTC))
+        added = 0
+        with self.store._conns.write("adding practice cards") as db:
+            for row in rows:
+                cards = cards_for(row, learner_uuid)
+                for card in cards:
+                    added += db.conn.execute(_INSERT_CARD, card_row(card, lid, stamp, memory)).rowcount
+                db.conn.execute(
+                    f"INSERT OR IGNORE INTO {schema.CARD_SOURCES} (correction_id, learner_id, built, cards)"
+                    " VALUES (?, ?, ?, ?)", [row["id"], lid, stamp, len(cards)])
+        return added
+
+    # -- the due list ------------------------------------------------------------------------------
+
+    def due(self, learner: Learner, *, limit: int = 20, now: datetime | None = None) -> list[dict[str, Any]]:
+        """Return the learner's due cards (after building cards for new mistakes), longest waiting first and
+        the learner's own sentences before the variants; each as card_dict()."""
+        now = now or datetime.now(UTC)
+        self.build(learner, now=now)
+        lid, _, _ = self.learner(learner)
+        sql = f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? AND due <= ? {_ORDER} LIMIT ?"
+        with translated(self.store.path, "reading the due cards"):
+            return [card_dict(r) for r in self.store._conns.get().query(sql, [lid, utc_stamp(now), int(limit)])]
+
+    def count_due(self, learner: Learner, *, now: datetime | None = None) -> int:
+        """Return how many of the learner's cards are due (cards are not built here)."""
+        lid, _, _ = self.learner(learner)
+        sql = f"SELECT COUNT(*) FROM {schema.CARDS} WHERE learner_id = ? AND due <= ?"
+        with translated(self.store.path, "counting the due cards"):
+            return int(self.store._conns.get().execute(sql, [lid, utc_stamp(now)]).fetchone()[0])
+
+    def cards(self, learner: Learner) -> list[dict[str, Any]]:
+        """Return every card of the learner (due or not), as card_dict(), in the due list's order."""
+        lid, _, _ = self.learner(learner)
+        with translated(self.store.path, "reading the practice cards"):
+            return [card_dict(r) for r in self.store._conns.get().query(
+                f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? {_ORDER}", [lid])]
+
+    def card(self, learner: Learner, card_id: str) -> dict[str, Any]:
+        """Return one of the learner's cards by UUID or a unique prefix of it; InputError when there is none."""
+        lid, name, _ = self.learner(learner)
+        key = card_id.strip().lower()
+        if len(key) < MIN_ID_PREFIX:
+            raise InputError(f"the card id {card_id!r} is too short; give at least {MIN_ID_PREFIX} characters of "
+                             f"it, as `grammar-tutor practice --learner NAME` lists them")
+        sql = f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? AND id LIKE ? ESCAPE '\\' LIMIT 2"
+        pattern = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with translated(self.store.path, "reading a practice card"):
+            rows = list(self.store._conns.get().query(sql, [lid, pattern]))
+        if not rows:
+            raise InputError(f"{name} has no practice card {card_id!r}; "
+                             "`grammar-tutor practice --learner NAME` lists the due ones")
+        if len(rows) > 1:
+            raise InputError(f"more than one of {name}'s cards starts with {card_id!r}; give more of the id")
+        return card_dict(rows[0])
+
+    # -- answering ---------------------------------------------------------------------------------
+
+    def answer(self, learner: Learner, card_id: str, given: str, *, now: datetime | None = None) -> dict[str, Any]:
+        """Grade an answer to one card, reschedule it and keep the answer; return what happened:
+        {"id", "correct", "given", "answer", "accepted", "explanation_en", "explanation_es", "cell", "due",
+        "still_due"}. A wrong answer keeps the card due."""
+        text = " ".join((given or "").split())
+        if not text:
+            raise InputError("the answer is empty; type the verb form that fills the gap, e.g. went")
+        if len(text) > MAX_ANSWER_CHARS:
+            raise InputError(f"an answer is one verb form of at most {MAX_ANSWER_CHARS} characters; "
+                             f"this one has {len(text)}")
+        now = now or datetime.now(UTC)
+        card = self.card(learner, card_id)
+        correct = to_card(card).accepts(text)
+        memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
+        with self.store._conns.write("saving a practice answer") as db:
+            db.conn.execute(
+                f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id",
+                {**{k: getattr(memory, k) for k in MEMORY_COLUMNS}, "id": card["id"]})
+            db.conn.execute(
+                f"INSERT INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [str(uuid.uuid4()), card["id"], card["learner_id"], utc_stamp(now), text, int(correct), rating])
+        return {"id": card["id"], "correct": correct, "given": text, "answer": card["answer"],
+                "accepted": card["accepted"], "prompt": card["prompt"], "cell": card["cell"],
+                "explanation_en": card["explanation_en"], "explanation_es": card["explanation_es"],
+                "due": memory.due, "still_due": memory.due <= utc_stamp(now), "reps": memory.reps,
+                "lapses": memory.lapses}
+
+
+def card_row(card: Card, learner_id: int, created: str, memory: Memory) -> dict[str, Any]:
+    """Return the `cards` row of a new card."""
+    return {"id": card.id, "learner_id": learner_id, "created": created, "source_id": card.source_id,
+            "origin": card.origin, "verb": card.verb, "tense": card.tense, "person": card.person,
+            "before": card.before, "after": card.after, "hint": card.hint, "hint_kind": card.hint_kind,
+            "answer": card.answer, "accepted": json.dumps(list(card.accepted), ensure_ascii=False),
+            "explanation_en": card.explanation_en, "explanation_es": card.explanation_es,
+            "error_type": card.error_type, **{k: getattr(memory, k) for k in MEMORY_COLUMNS}}
+
+
+def card_dict(row: dict[str, Any]) -> dict[str, Any]:
+    """Return a `cards` row as the public card: the prompt, its cell, the answer, the schedule."""
+    out = {key: row[key] for key in CARD_COLUMNS if key != "accepted"}
+    out["accepted"] = json.loads(row["accepted"])
+    out["cell"] = {"verb": row["verb"], "tense": row["tense"], "person": row["person"]}
+    out["prompt"] = to_card(out).prompt
+    return out
+
+
+def public_card(card: dict[str, Any]) -> dict[str, Any]:
+    """Return a card (card_dict) as the CLI and the class server show it."""
+    return {key: card[key] for key in PUBLIC_KEYS}
+
+
+def to_card(row: dict[str, Any]) -> Card:
+    """Return the Card of a card dict (or row with `accepted` parsed)."""
+    return Card(id=row["id"], origin=row["origin"], verb=row["verb"], tense=row["tense"], person=row["person"],
+                before=row["before"], after=row["after"], hint=row["hint"], hint_kind=row["hint_kind"],
+                answer=row["answer"], accepted=tuple(row["accepted"]), explanation_en=row["explanation_en"],
+                explanation_es=row["explanation_es"], error_type=row["error_type"] or "",
+                source_id=row["source_id"])
+

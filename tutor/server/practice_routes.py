@@ -1,0 +1,85 @@
+"""The class server's practice routes, and the client side that sends a learner's practice state to it.
+
+    GET  /v1/learners/{name}/practice   {"learner", "count", "due": [card…], "progress": {…}}
+    POST /v1/practice                   {"learner", "learner_uuid", "practice": section} → what was merged
+
+A learner's practice section (tutor.practice.bundle) goes up in pieces under the server's body limit; each
+piece merges exactly once, so sending it again adds nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from tutor.practice import bundle as practice_bundle
+from tutor.server import records
+
+if TYPE_CHECKING:
+    from tutor.server.client import ClassClient
+    from tutor.store import Store
+
+MAX_PIECE_BYTES = 14 * 1024  # a piece's section, under the server's 16 kB body limit with room for the head
+
+
+class PracticeBody(BaseModel):
+    """POST /v1/practice: a piece of one learner's practice state."""
+
+    learner: str = Field(min_length=1, max_length=100)
+    learner_uuid: str
+    practice: dict[str, Any]
+
+
+def add_routes(v1: APIRouter, store: Store) -> None:
+    """Add the practice routes to the server's /v1 router (which checks the class code)."""
+
+    @v1.get("/learners/{name}/practice")
+    async def due(name: str) -> dict[str, Any]:
+        found = await run_in_threadpool(store.find_learner, name)
+        if found is None:
+            raise HTTPException(404, f"no learner {name!r} on this server; GET /v1/learners lists them")
+        return await run_in_threadpool(_due, store, found["id"])
+
+    @v1.post("/practice")
+    async def upload(body: PracticeBody) -> dict[str, Any]:
+        trouble = practice_bundle.problem(body.practice)
+        if trouble:
+            raise HTTPException(422, f"the practice upload is damaged: {trouble}; nothing was merged")
+        return await run_in_threadpool(_merge, store, body)
+
+
+def _due(store: Store, learner_id: int) -> dict[str, Any]:
+    from tutor.practice import Practice, progress
+    from tutor.practice.practice import public_card
+
+    practice = Practice(store)
+    cards = practice.due(learner_id, limit=100)
+    return {"learner": practice.learner(learner_id)[1], "count": practice.count_due(learner_id),
+            "due": [public_card(c) for c in cards], "progress": progress(store, learner_id)}
+
+
+def _merge(store: Store, body: PracticeBody) -> dict[str, Any]:
+    learner = records.learner_id(store, body.learner, str(body.learner_uuid))
+    with store._conns.write("merging a learner's practice") as db:
+        summary = practice_bundle.merge(db, learner, body.practice)
+    return {"learner": body.learner, **summary.to_dict()}
+
+
+def push(store: Store, client: ClassClient, learner: str) -> dict[str, int]:
+    """Send the learner's whole practice state to the class server, piece by piece; return the totals merged."""
+    from tutor.store.bundle import learner_info
+
+    info = learner_info(store, learner)
+    whole = practice_bundle.section(store._conns.get(), info["id"])
+    totals = {"cards_new": 0, "cards_updated": 0, "reviews_new": 0, "pieces": 0}
+    for piece in practice_bundle.chunks(whole, MAX_PIECE_BYTES):
+        answer = client.call("POST", "/v1/practice", {"learner": info["name"], "learner_uuid": info["uuid"],
+                                                       "practice": piece})[1]
+        for key in ("cards_new", "cards_updated", "reviews_new"):
+            totals[key] += answer[key]
+        totals["pieces"] += 1
+    return totals
+
