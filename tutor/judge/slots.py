@@ -12,31 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tutor.a13.analysis import Analysis, Option, is_auxiliary_at
+from tutor.a13.registry import family_of, finite_rules
 from tutor.scope import Cell, load_scope
-
-# The analyser's rules, grouped into families whose trust the judge fits separately.
-RULE_FAMILY = {
-    "after will": "will",
-    "after have": "have",
-    "after to": "to",
-    "after for": "to",
-    "missing to": "catenative",
-    "passive": "passive",
-    "wrong past form": "bad_past",
-    "misspelled -s form": "bad_3sg",
-    "past time word": "finite",
-    "present agreement": "finite",
-    "past reading": "finite",
-    "past agreement": "finite",
-    "participle without have": "finite",
-    "after modal": "modal",
-    "gerund after a to-verb": "gerund",
-    "will + -ing": "will_ing",
-    "perfect with a finished time": "perfect_time",
-    "misspelling": "misspelling",
-}
-FINITE_RULES = {"past time word", "present agreement", "past reading", "past agreement", "present agrees",
-                "past form agrees", "participle without have"}
 
 
 @dataclass(frozen=True)
@@ -139,12 +116,12 @@ def build_slots(analysis: Analysis, context: tuple[int, int] = (0, 0),
             seen.add(o.cell.key)
             repl, form = _replacement(o, o.cell, sentence)
             f = {"change": 1.0, "rule_sure" if o.strength >= 2 else "rule_doubt": 1.0, "prior": o.prior,
-                 f"fam_{RULE_FAMILY.get(o.rule, 'other')}": 1.0}
+                 f"fam_{family_of(o.rule)}": 1.0}
             cands.append(Candidate(o.start, o.end, sentence[o.start:o.end], repl, o.cell, True, form,
                                    o.error_type, o.rule, f, existential=o.existential))
         # Alternatives the rules leave open: a finite verb may be present or past whatever the time
         # words say; the model's reading of each corrected sentence is the evidence.
-        finite = [o for o in options if o.rule in FINITE_RULES]
+        finite = [o for o in options if o.rule in finite_rules()]
         # the sentence's other finite verbs, by tense (evidence for a narrative's tense)
         sent_past, sent_present = tense_counts(analysis.words, finite[0].start if finite else -1)
         tense_open = keep is None or keep.tense_open  # the analyser may fix the tense as written

@@ -1,0 +1,71 @@
+"""The parser's reading of a verb's frame checked against the hand rules' options (tutor.a13.syntax)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tutor.a13.options import Option
+from tutor.a13.registry import actor_rules
+from tutor.a13.sentence import Sentence
+from tutor.a13.syntax import Frame
+
+
+def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
+                misspelled: dict[int, str], frames: dict[int, Frame | None] | None = None) -> list[Option]:
+    """Keep the options whose frame the parser reads as the hand rules do; drop the rest.
+
+    §A13 labels singular subjects only: a subject the parser finds plural, coordinated or
+    collective (*the prices of the hotel were*, *both the food and the music were*, *the staff
+    were*) gets no correction. A finite verb with no subject (*when were nine years old*), a person
+    the two readings disagree on, or a word beside a non-word (*woubl be*) is a frame the tutor
+    cannot read: it abstains rather than guess.
+    """
+    if not options or garbled(i, s, misspelled):
+        return []
+    if i in misspelled and (frame is None or not frame.verbal):
+        return []  # a non-word the parser reads as a noun ('the other waitres') is no misspelled verb
+    if frame is None:
+        return options  # the two tokenisations differ here: the hand rules decide
+    if not frame.verbal:  # the parser has no verb here ('like' read as a preposition): the hand rules decide,
+        # unless whoever would do the action is plural ('students only have ten minutes for eat')
+        return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective")]
+    sub = frame.subject
+    if sub.number == "none" and i > 0 and frames is not None:
+        j = s.prev_index(i)
+        while j > 0 and s.norm(j) == "to":
+            j = s.prev_index(j)
+        aux = frames.get(s.words[j].start) if j >= 0 else None  # 'will to study': the auxiliary's subject
+        if aux is not None and aux.verbal:
+            sub = aux.subject
+    out = []
+    for o in options:
+        if o.rule in actor_rules():  # the person of whoever does the infinitive's action
+            actor = frame.actor
+            if actor.number in ("plural", "coordinated", "collective") or (
+                    actor.labelled and actor.person != o.cell.person):
+                continue
+            out.append(o)
+            continue
+        if sub.number in ("plural", "coordinated", "collective"):
+            continue  # §A13 has no plural persons: nothing to say about this verb
+        unreadable = sub.number == "none" or (sub.labelled and sub.person != o.cell.person)
+        if o.is_error and unreadable:
+            continue  # an unreadable frame: no correction, though the verb is still described as written
+        if not o.is_error and (unreadable or frame.reported or frame.relative):
+            # an agreeing present in a reported or relative clause is right in a past narrative too
+            # ('she told me that she wants to move', 'a friend who lives in Lima')
+            o = replace(o, tense_open=False)
+        out.append(o)
+    return out
+
+
+def garbled(i: int, s: Sentence, misspelled: dict[int, str]) -> bool:
+    """Return True when the frame around word i is unreadable: the word before it is a non-word (it may
+    be the auxiliary or the subject: *woubl be*), or a misspelled form follows *be*, where a participle
+    and an -ing form both fit (*I am writen to you*)."""
+    from tutor.a13.spelling import is_non_word
+
+    j = i - 1
+    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text):
+        return True
+    return i in misspelled and s.norm(s.prev_index(i)) in s.lists["be_forms"]

@@ -1,0 +1,120 @@
+"""Time in a learner sentence: past and present time words by clause, a finished time for a perfect, a
+duration that keeps a perfect right."""
+
+from __future__ import annotations
+
+from tutor.a13.sentence import SENTENCE_END, Sentence
+from tutor.a13.words import Word
+
+
+def sentence_ids(words: list[Word]) -> list[int]:
+    out, k = [], 0
+    for w in words:
+        out.append(k)
+        if w.norm in SENTENCE_END:
+            k += 1
+    return out
+
+
+def clauses(words: list[Word], lists: dict) -> list[int]:
+    """Return a clause number for every word (clauses end at punctuation and conjunctions)."""
+    out, k = [], 0
+    for w in words:
+        if w.norm in lists["clause_breaks"]:
+            k += 1
+        out.append(k)
+    return out
+
+
+def is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
+    n = norms[i]
+    if n in lists["time_past"]:  # yesterday, ago
+        return True
+    if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
+        return i == 0 or norms[i - 1] not in lists["determiners"]  # 'the last season' is not a time
+    return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"] and (
+        i == 0 or norms[i - 1] not in ("since", "until", "till"))  # 'since 2015' reaches up to now
+
+
+def time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
+    """Return, per word, 2 when a past time word is in its clause, 1 when it is only in another clause
+    of the same sentence and its own clause has no present or future time word, -1 when its clause
+    has only a present or future time word ('every day', 'now'), else 0; and whether
+    a future time word occurs."""
+    norms = [w.norm for w in words]
+    clause = clauses(words, lists)
+    sent = sentence_ids(words)
+    past: set[int] = set()
+    past_sentences: set[int] = set()
+    now: set[int] = set()
+    for i, n in enumerate(norms):
+        if is_past_cue(norms, i, lists):
+            past.add(clause[i])
+            past_sentences.add(sent[i])
+        if n in lists["time_present"] or n in lists["time_future"]:
+            now.add(clause[i])
+    joined = " ".join(norms)
+    for phrase in lists["time_past_phrases"]:
+        at = joined.find(phrase)
+        if at >= 0:
+            idx = joined[:at].count(" ")
+            past.add(clause[idx])
+            past_sentences.add(sent[idx])
+    levels = []
+    for i in range(len(words)):
+        if clause[i] in past:
+            levels.append(2)
+        elif sent[i] in past_sentences and clause[i] not in now:
+            levels.append(1)
+        else:
+            levels.append(-1 if clause[i] in now else 0)
+    return levels, any(n in lists["time_future"] for n in norms)
+
+
+def finished_time(j: int, s: Sentence) -> bool:
+    """Return True when the clause of word j names a finished time: *ago*, *yesterday*, *last week*,
+    *in 2019*, *on Tuesday*, *when I was a child* (data/a13/analysis.json: finished_time_words)."""
+    lists = s.lists
+    words = lists["finished_time_words"]
+    lo = j
+    while lo > 0 and s.norm(lo - 1) not in lists["clause_breaks"]:
+        lo -= 1
+    if s.norm(lo - 1) == "when":
+        lo -= 1  # 'When I was a child I have studied …'
+    hi = j
+    while hi + 1 < len(s.norms) and s.norm(hi + 1) not in lists["clause_breaks"] - {"when"}:
+        hi += 1
+    for k in range(lo, hi + 1):
+        n, nxt = s.norm(k), s.norm(k + 1)
+        if n in ("ago", "yesterday") and n in words:
+            return True
+        if n == "last" and n in words and nxt in lists["time_nouns"]:
+            return True
+        if n in ("in", "on") and n in words and (
+                (nxt.isdigit() and len(nxt) == 4 and int(nxt) < lists["past_years_before"])
+                or (n == "on" and nxt in lists["weekdays"]) or (n == "in" and nxt in lists["months"])):
+            return True
+        if n == "when" and n in words and any(is_past_form(s.norm(x), s) for x in range(k + 1, k + 4)):
+            return True  # 'when I was a child', 'when we visited it'
+    return False
+
+
+def is_past_form(n: str, s: Sentence) -> bool:
+    """Return True for a form that is only a past tense (was, were, went, visited)."""
+    kinds = {r.kind for r in s.lex.get(n, ())}
+    if kinds:
+        return "past" in kinds and not kinds & {"base", "present"}
+    return len(n) > 4 and n.endswith("ed")
+
+
+def perfect_cue(i: int, s: Sentence) -> bool:
+    """Return True when the clause has a duration ('for twenty years', 'since 2019') after word i."""
+    for j in range(i + 1, min(len(s.norms), i + 10)):
+        n = s.norms[j]
+        if n == "ago" or n in SENTENCE_END:
+            break  # 'two weeks ago' is a finished time, not a duration
+        if n == "since" or (n == "for" and (s.norm(j + 1).isdigit() or s.norm(j + 1) in s.lists["duration_starts"])):
+            return True
+        if n in ("years", "months", "weeks") and s.norm(j + 1) != "ago":
+            return True
+    return False
