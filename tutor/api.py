@@ -182,6 +182,13 @@ class Tutor:
         other.settings = replace(self.settings, **changes)
         return other
 
+    def with_scorer(self, scorer: Any) -> Tutor:
+        """Return a tutor sharing this model whose judge asks `scorer` for the model's scores (a ScoreCache)."""
+        other = object.__new__(Tutor)
+        other.__dict__.update(self.__dict__)
+        other.llm = scorer
+        return other
+
     # ------------------------------------------------------------------------------------------
     def correct(self, sentence: str, *, on_token: Callable[[str], None] | None = None) -> CorrectionResult:
         """Return the correction of one sentence (raises InputError for unusable input)."""
