@@ -374,3 +374,32 @@ def test_shift_after_moves_later_spans_and_drops_overlapping_ones():
 def test_the_checked_forms_are_listed_once_each_with_their_count():
     assert forms_list(["came", "was", "was", "come"]) == "came, was ×2, come"
     assert forms_list([]) == ""
+
+
+@pytest.mark.model
+def test_the_window_takes_keystrokes_while_a_long_check_runs_and_the_findings_follow(qtbot, make_window, engine):
+    import json
+    from pathlib import Path
+
+    from tutor.text.sentences import split_sentences
+
+    essay = json.loads(Path(__file__).parents[1].joinpath("data", "essays.jsonl").read_text().splitlines()[0])["text"]
+    text = essay[: max(b for _, b in split_sentences(essay) if b <= 1200)]
+    window = make_window(tutor=engine)
+    view = window.text_view
+    window.show_tab(3)
+    view.editor.setFocus()
+    view.editor.setPlainText(text)  # pasted: checked after the pause, without Ctrl+Enter
+    qtbot.waitUntil(lambda: view.working, timeout=10000)
+    view.editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(view.editor, " Then he goed home.")
+    # the keystrokes reached the box while the model was still reading the text: the window did not wait for it
+    assert view.working and view.editor.toPlainText() == text + " Then he goed home."
+    assert view.result is None  # nothing is shown for the text as it was pasted
+    qtbot.waitUntil(lambda: view.result is not None, timeout=120000)
+    now = view.editor.toPlainText()
+    assert view.result.text == now
+    underlined = [now[a:b] for a, b, _ in view.underlined()]
+    assert underlined and underlined[-1] == "goed"  # the sentence typed during the check has its finding
+    assert view.underlined()[-1][:2] == (len(now) - len("goed home."), len(now) - len(" home."))
+    qtbot.waitUntil(lambda: not view.working, timeout=60000)
