@@ -15,7 +15,7 @@ _TARGETS = {
     "buffers": "tutor.decoding.bench_native",
     "judge": "tutor.judge.bench",
     "schemas": "tutor.lab.schema_bench",
-    "typing": "tutor.text.typing_bench",
+    "typing": "tutor.lab.typing_bench",
 }
 
 

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 from tutor.cli import main
+from tutor.lab.typing_bench import KEYS, long_texts
 from tutor.text.sentences import split_sentences
-from tutor.text.typing_bench import KEYS, long_texts
 
 FIGURES = {"type": "object", "required": list(KEYS), "additionalProperties": False,
            "properties": {k: {"type": "number", "exclusiveMinimum": 0} for k in KEYS}}
