@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--n", type=int, default=10, help="texts to check (default 10)")
     parser.add_argument("--edits", type=int, default=3, help="one-word edits per text (default 3)")
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--lm-context", choices=("sentence", "paragraph", "text"), default="sentence",
+                        help="what the model reads before each sentence (tutor.api.Settings.lm_context)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with the five figures")
 
 
@@ -115,14 +117,15 @@ def run(args: argparse.Namespace) -> int:
 
     from tutor.api import Tutor
 
-    tutor = Tutor.load(args.model)
+    tutor = Tutor.load(args.model, lm_context=args.lm_context)
     texts = long_texts(args.texts, args.chars, args.n)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     report = measure(tutor, texts, args.edits, args.seed)
     if args.json:
         print(json.dumps({k: report[k] for k in KEYS}))
         return 0
-    print(f"model {tutor.model.name}; {len(texts)} texts of {min(map(len, texts)):,}–{max(map(len, texts)):,}"
+    print(f"model {tutor.model.name}, model context {args.lm_context}; {len(texts)}"
+          f" texts of {min(map(len, texts)):,}–{max(map(len, texts)):,}"
           f" characters, {args.edits} one-word edits each; load average {load:.1f} at the start")
     print("| measure | p50 | p95 |\n| --- | --- | --- |")
     print(f"| full check (s) | {report['full_check_p50_s']:.2f} | {report['full_check_p95_s']:.2f} |")
