@@ -128,6 +128,7 @@ class TextCheckView(QWidget):
         self.saved_rows = 0
         self._editing = False  # Apply is changing the text: keep the underlines
         self.shown_note: Any = None  # the note whose span is highlighted
+        self._keep_caret = False  # a finding selected for the learner while typing: the caret stays put
         self.show_action: QAction | None = None  # View → Text (Ctrl+4), set by install()
 
         self.prompt = QLabel(self)
@@ -416,7 +417,7 @@ class TextCheckView(QWidget):
             elif not self.auto_check.isActive():
                 self._check_while_typing()
         else:
-            self.show_result(result)
+            self.show_result(result, typing=not saved)
             if saved and not window.learner and window.store is not None and result.findings:
                 self.show_hint(self.tr("Choose or create a learner to keep these findings in your history."),
                                "no_learner")
@@ -441,8 +442,14 @@ class TextCheckView(QWidget):
 
     # -- showing a result --------------------------------------------------------------------------
 
-    def show_result(self, result: CheckResult) -> None:
-        """Underline every finding of `result` (whose text is the editor's text) and list them with the notes."""
+    def show_result(self, result: CheckResult, *, typing: bool = False) -> None:
+        """Underline every finding of `result` (whose text is the editor's text) and list them with the notes.
+
+        After Ctrl+Enter the first finding is selected and the caret goes to it; after a check while
+        typing (`typing`) the finding that was selected stays selected if it is still there, and the
+        caret stays where the learner is typing.
+        """
+        was = self.current_finding()
         self.result = result
         self.stale = False
         self.shown_text = result.text
@@ -450,10 +457,22 @@ class TextCheckView(QWidget):
         self.notes = list(result.notes)
         self._refresh_lists()
         if self.findings:
-            self.select_row(0)
+            if typing:
+                spans = [(f.start, f.end) for f in self.findings]
+                self._select_quietly(spans.index((was.start, was.end)) if was and (was.start, was.end) in spans else 0)
+            else:
+                self.select_row(0)
         else:
             self.card.show_empty(self.tr("Nothing to fix among the verbs I can check. Read the notes, if any."))
         self._show_verdict()
+
+    def _select_quietly(self, row: int) -> None:
+        """Select a finding (its card opens) without moving the caret or the view."""
+        self._keep_caret = True
+        try:
+            self.select_row(row)
+        finally:
+            self._keep_caret = False
 
     def _refresh_lists(self) -> None:
         self.findings_model.set_findings(self.findings)
@@ -592,11 +611,15 @@ class TextCheckView(QWidget):
         self.card.show_finding(f)
         self.shown_note = None
         text = self.editor.toPlainText()
-        if python_index(text, self.editor.textCursor().position()) not in range(f.start, f.end + 1):
+        if self._keep_caret:
+            pass  # the learner is typing: the caret and the view stay where they are
+        elif python_index(text, self.editor.textCursor().position()) not in range(f.start, f.end + 1):
             cursor = self.editor.textCursor()
             cursor.setPosition(utf16_position(text, f.start))
             self.editor.setTextCursor(cursor)  # moves the view to the word; the card stays on this finding
-        self.editor.ensureCursorVisible()
+            self.editor.ensureCursorVisible()
+        else:
+            self.editor.ensureCursorVisible()
         self._underline()
         self._update_buttons()
 
@@ -725,16 +748,19 @@ class TextCheckView(QWidget):
         self.generation += 1
         if self.findings or self.notes:
             edit = Edit.between(self.shown_text, text)
+            was = self.current_finding()
+            moved = edit.remap([was], self.shown_text, text) if was is not None else []
             self.findings = edit.remap(self.findings, self.shown_text, text)
             self.notes = edit.remap(self.notes, self.shown_text, text)
-            if self.shown_note is not None and self.shown_note not in self.notes:
-                self.shown_note = None
+            if self.shown_note is not None:
+                kept = edit.remap([self.shown_note], self.shown_text, text)
+                self.shown_note = kept[0] if kept else None
             self.shown_text = text
             self._refresh_lists()
-            if self.findings:
-                self.card.show_finding(self.current_finding() or self.findings[0])
-            else:
-                self.card.show_empty()
+            if moved:
+                self._select_quietly(self.findings_model.findings.index(moved[0]))
+            elif was is not None or not self.findings:
+                self.card.show_empty()  # the word whose card was open has changed
         self.shown_text = text
         if self.result is not None:
             self.stale = True

@@ -174,6 +174,9 @@ def test_typing_moves_the_underlines_and_the_findings_follow_after_a_pause(qtbot
             qtbot.keyClick(view.editor, Qt.Key.Key_Backspace)
         qtbot.keyClicks(view.editor, "went")
         assert spans() == ["have"]
+        caret = view.editor.textCursor().position()
+    assert view.editor.textCursor().position() == caret  # the answer did not move the caret to a finding
+    assert view.card.kind == "error" and view.current_finding().written == "have"
     assert blocker.args[0].text == view.editor.toPlainText() == \
         "Today She have a cat. I like my town. Yesterday he went to school."
     assert blocker.args[0].rescored == [2]
