@@ -8,12 +8,20 @@ gets the very same scores back without a forward pass. Everything else is the mo
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-Key = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...] | None]
+
+def request_key(prompt: list[int], variants: list[list[int]], skip: list[int] | None) -> bytes:
+    """Return a 32-byte digest of one scoring request: every list of ids, each preceded by its length."""
+    h = hashlib.blake2b(digest_size=32)
+    for part in (prompt, *variants, skip if skip is not None else [-1]):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(np.asarray(part, dtype=np.int64).tobytes())
+    return h.digest()
 
 
 class ScoreCache:
@@ -22,7 +30,7 @@ class ScoreCache:
     def __init__(self, model: Any, max_entries: int = 512) -> None:
         self.model = model
         self.max_entries = max_entries
-        self._kept: OrderedDict[Key, list[np.ndarray]] = OrderedDict()
+        self._kept: OrderedDict[bytes, list[np.ndarray]] = OrderedDict()
         self.hits = 0
         self.misses = 0
         self.tag: Any = None  # the caller's label for the next requests (the sentence being judged)
@@ -34,7 +42,7 @@ class ScoreCache:
     def token_logprobs(self, prompt: list[int], variants: list[list[int]],
                        skip: list[int] | None = None) -> list[np.ndarray]:
         """Return the model's `token_logprobs(prompt, variants, skip)`, evaluated only the first time."""
-        key: Key = (tuple(prompt), tuple(tuple(v) for v in variants), tuple(skip) if skip else None)
+        key = request_key(prompt, variants, skip)
         found = self._kept.get(key)
         if found is not None:
             self._kept.move_to_end(key)

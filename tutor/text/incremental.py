@@ -96,7 +96,7 @@ def to_rejudge(changed: Sequence[int], count: int) -> list[int]:
 class IncrementalChecker:
     """Checks successive versions of a text with one tutor; what did not change is not read again."""
 
-    def __init__(self, tutor: Any, *, max_entries: int = 2048) -> None:
+    def __init__(self, tutor: Any, *, max_entries: int = 512) -> None:
         self.base = tutor
         self.cache = ScoreCache(tutor.llm, max_entries=max_entries)
         self.tutor = tutor.with_scorer(self.cache)

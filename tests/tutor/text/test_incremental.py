@@ -88,6 +88,14 @@ def test_the_cache_answers_the_same_request_without_the_model_and_passes_the_res
     assert cache.vocab_size == 7  # everything else is the model's own
 
 
+@given(st.lists(st.lists(st.integers(0, 300), max_size=4), min_size=1, max_size=4),
+       st.lists(st.lists(st.integers(0, 300), max_size=4), min_size=1, max_size=4))
+def test_two_different_requests_never_share_a_key(a, b):
+    from tutor.decoding.score_cache import request_key
+
+    assert (request_key(a[0], a[1:], None) == request_key(b[0], b[1:], None)) == (a == b)
+
+
 # -- with the real model ------------------------------------------------------------------------------
 
 TEXT = ("Last summer my family go to the beach. I like the sea very much. "
