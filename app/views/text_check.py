@@ -111,7 +111,6 @@ class TextCheckView(QWidget):
         self.result: CheckResult | None = None
         self.findings: list[Finding] = []  # still open, offsets into the editor's current text
         self.notes: list = []
-        self.stale = False  # the text changed since the last check
         self.shown_text = ""  # the text the findings and notes index into
         self.generation = 0  # counts the learner's edits: an answer for an older one is never shown
         self.checker: IncrementalChecker | None = None
@@ -451,7 +450,6 @@ class TextCheckView(QWidget):
         """
         was = self.current_finding()
         self.result = result
-        self.stale = False
         self.shown_text = result.text
         self.findings = list(result.findings)
         self.notes = list(result.notes)
@@ -546,9 +544,8 @@ class TextCheckView(QWidget):
         """Say what the last check found, and what it checked; never 'Correct! Well done!'."""
         result = self.result
         if result is None:
-            self.verdict.setText(self.tr("The text changed, so the underlines were cleared. Press Ctrl+Enter to"
-                                         " check it again.") if self.stale else "")
-            self.verdict.setVisible(self.stale)
+            self.verdict.setText("")
+            self.verdict.hide()
             return
         self.verdict.setText(self.verdict_text(result))
         self.verdict.setAccessibleDescription(self.verdict.text())
@@ -708,7 +705,6 @@ class TextCheckView(QWidget):
         """Empty the box, the underlines, the lists and the card."""
         self.editor.clear()
         self._clear_findings()
-        self.stale = False
         self.hide_hint()
         self._show_verdict()
         self.editor.setFocus()
@@ -739,7 +735,7 @@ class TextCheckView(QWidget):
             self.hide_hint()
         if not counter_only and not self._editing:
             self._follow_edit(text)
-        if not counter_only and self.hint_kind in ("copied", "changed"):
+        if not counter_only and self.hint_kind == "copied":
             self.hide_hint()
         self._update_buttons()
 
@@ -762,8 +758,6 @@ class TextCheckView(QWidget):
             elif was is not None or not self.findings:
                 self.card.show_empty()  # the word whose card was open has changed
         self.shown_text = text
-        if self.result is not None:
-            self.stale = True
         self._schedule_check()
 
     def _schedule_check(self) -> None:
