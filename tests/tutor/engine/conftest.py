@@ -99,9 +99,16 @@ def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
 
 @pytest.fixture(scope="session")
 def plain_llm(default_model_path: Path):
-    """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings)."""
+    """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings).
+
+    On a CPU with AMX, llama.cpp's repacked weights crash the first forward pass (llama.cpp #20824), so
+    the model is loaded the way the tutor loads it there: without the extra buffer types.
+    """
     import llama_cpp
 
-    llm = llama_cpp.Llama(str(default_model_path), n_ctx=256, seed=1234, verbose=False)
+    from tutor.decoding.native import model_params_for_this_cpu
+
+    with model_params_for_this_cpu():
+        llm = llama_cpp.Llama(str(default_model_path), n_ctx=256, seed=1234, verbose=False)
     yield llm
     llm.close()
