@@ -43,6 +43,10 @@ class Settings:
     table: bool = True  # correct_form and spanish follow the chosen cell (off: the plain JSON Schema FSM)
     pin_original: bool = True  # `original` is forced to the learner's sentence
     use_model: bool = True  # the model judges each candidate in context (off: the analyser's evidence alone)
+    # what the model reads before a text's sentence (see tutor.text.walk.LM_CONTEXTS): "sentence", the one
+    # before it as corrected (what the judge's weights are fitted on); "paragraph" or "text", the paragraph
+    # or the whole text so far, each read once (an experiment for speed, issue 21)
+    lm_context: str = "sentence"
     max_tokens: int = 160
 
     def to_dict(self) -> dict[str, Any]:
@@ -180,6 +184,13 @@ class Tutor:
         other = object.__new__(Tutor)
         other.__dict__.update(self.__dict__)
         other.settings = replace(self.settings, **changes)
+        return other
+
+    def with_scorer(self, scorer: Any) -> Tutor:
+        """Return a tutor sharing this model whose judge asks `scorer` for the model's scores (a ScoreCache)."""
+        other = object.__new__(Tutor)
+        other.__dict__.update(self.__dict__)
+        other.llm = scorer
         return other
 
     # ------------------------------------------------------------------------------------------

@@ -1,8 +1,13 @@
 """The Text page: check a whole text, every finding underlined in place, its card, Apply, Apply all, Copy.
 
-The check runs through app.worker (one job: `Tutoring.check`, which checks and records), reporting
-progress per sentence; the window never waits on it. Findings keep Python string offsets into the
-text; the editor's cursor counts UTF-16 units, so every hand-over goes through `utf16_position`.
+The text is checked as the learner types: after a short pause (`AUTO_CHECK_MS`) the view asks
+`tutor.text.incremental.IncrementalChecker` to check it again, and the model reads only the sentences
+that changed and the one after each. Until the answer comes, the underlines move with the text
+(`Edit.remap`); an answer for a text that has changed since is never shown. Ctrl+Enter checks at
+once and records the findings for the learner (`Tutoring.record_check`); checks while typing are not
+recorded. Every check runs through app.worker, reporting progress per sentence; the window never
+waits on it. Findings keep Python string offsets into the text; the editor's cursor counts UTF-16
+units, so every hand-over goes through `utf16_position`.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QLocale, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QLocale, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QKeyEvent, QKeySequence, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,12 +51,15 @@ from app.views.text_findings import (
 from tutor.api import MAX_TEXT_CHARS
 from tutor.errors import InputError
 from tutor.text.check import CheckResult, Finding, replacement_text
+from tutor.text.incremental import Edit, IncrementalChecker
 from tutor.tutoring import Recorded, Tutoring
 
 if TYPE_CHECKING:
     from app.main_window import MainWindow
 
 SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#f7d4cf", "#fce3b8", "#dce6fa"
+AUTO_CHECK_MS = 600  # the typing pause after which the text is checked again
+PROGRESS_AFTER_MS = 400  # a check shorter than this shows no progress bar (no flicker while typing)
 
 
 def number(n: int) -> str:
@@ -103,11 +111,23 @@ class TextCheckView(QWidget):
         self.result: CheckResult | None = None
         self.findings: list[Finding] = []  # still open, offsets into the editor's current text
         self.notes: list = []
-        self.stale = False  # the text changed since the last check
+        self.shown_text = ""  # the text the findings and notes index into
+        self.generation = 0  # counts the learner's edits: an answer for an older one is never shown
+        self.checker: IncrementalChecker | None = None
+        self.queued: str = ""  # "auto" or "save": a check asked for while one was running
+        self.auto_check = QTimer(self)
+        self.auto_check.setSingleShot(True)
+        self.auto_check.setInterval(AUTO_CHECK_MS)
+        self.auto_check.timeout.connect(self._check_while_typing)
+        self.progress_delay = QTimer(self)
+        self.progress_delay.setSingleShot(True)
+        self.progress_delay.setInterval(PROGRESS_AFTER_MS)
+        self.progress_delay.timeout.connect(lambda: self.progress.setVisible(self.working))
         self.hint_kind = ""
         self.saved_rows = 0
         self._editing = False  # Apply is changing the text: keep the underlines
         self.shown_note: Any = None  # the note whose span is highlighted
+        self._keep_caret = False  # a finding selected for the learner while typing: the caret stays put
         self.show_action: QAction | None = None  # View → Text (Ctrl+4), set by install()
 
         self.prompt = QLabel(self)
@@ -306,8 +326,9 @@ class TextCheckView(QWidget):
         return self.window_.tutor is not None and not self.window_.loading
 
     def submit(self) -> None:
-        """Check the text in the background, or say why not."""
+        """Check the text in the background and record its findings, or say why not."""
         if self.working:
+            self.queued = "save"  # after the running check, with the text as it is then
             return
         text = self.editor.toPlainText()
         if not text.strip():
@@ -323,23 +344,46 @@ class TextCheckView(QWidget):
         self.hide_hint()
         self.run_check(text)
 
-    def run_check(self, text: str) -> None:
-        """Check `text` through app.worker and save its findings for the learner, in the same job."""
+    def _check_while_typing(self) -> None:
+        """The learner paused: check the text again (only what changed is read), without recording it."""
+        text = self.editor.toPlainText()
+        if not text.strip() or len(text) > MAX_TEXT_CHARS or not self.ready():
+            return
+        if self.working:
+            self.queued = self.queued or "auto"
+            return
+        if self.result is not None and self.result.text == text:
+            return  # already checked as it is
+        self.run_check(text, save=False)
+
+    def run_check(self, text: str, *, save: bool = True) -> None:
+        """Check `text` through app.worker; with `save`, record its findings for the learner in the same job."""
         window = self.window_
         tutor, store, learner = window.tutor, window.store, window.learner
+        if self.checker is None or self.checker.base is not tutor:
+            self.checker = IncrementalChecker(tutor)  # a new model: nothing kept from the old one
+        checker = self.checker
+        self.auto_check.stop()
         self.working = True
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("Splitting the text into sentences…"))
-        self.progress.show()
+        if save:
+            self.progress.show()
+        else:
+            self.progress_delay.start()
         window.messages.dismiss("text")
         self._update_buttons()
+        generation = self.generation
 
         def op(report: worker.Report) -> Recorded[CheckResult]:
-            return Tutoring(tutor, store).check(text, learner=learner,
-                                                progress=lambda done, total: report((done, total)))
+            result = checker.check(text, progress=lambda done, total: report((done, total)))
+            if not save:
+                return Recorded(result)
+            return Tutoring(tutor, store).record_check(result, learner=learner)
 
-        worker.run_job(op, success=self._on_checked, failure=lambda exc: self._on_failed(exc, text),
+        worker.run_job(op, success=lambda done: self._on_checked(done, generation, save),
+                       failure=lambda exc: self._on_failed(exc, text),
                        progress=self._on_progress, receiver=self, name="check text")
 
     def _on_progress(self, item: tuple[int, int]) -> None:
@@ -352,31 +396,39 @@ class TextCheckView(QWidget):
             self.progress.setFormat(self.tr("Checked {0} of {1} sentences").format(done, total))
         self.progressed.emit(done, total)
 
-    def _on_checked(self, done: Recorded[CheckResult]) -> None:
+    def _on_checked(self, done: Recorded[CheckResult], generation: int = -1, saved: bool = True) -> None:
         result, saved_error = done.result, done.save_error
         self.working = False
+        self.progress_delay.stop()
         self.progress.hide()
-        self.saved_rows = len(done.row_ids)
+        if saved:
+            self.saved_rows = len(done.row_ids)
         window = self.window_
         if saved_error is not None:
             window.messages.show_message(
                 self.tr("The findings are shown but were not saved: {0}").format(describe(saved_error)),
                 key="save", level="warning")
-        if self.editor.toPlainText() != result.text:
-            self._clear_findings()
-            self.stale = True
-            self.show_hint(self.tr("The text changed while I was checking it; press Ctrl+Enter to check it again."),
-                           "changed")
+        queued, self.queued = self.queued, ""
+        if generation != self.generation or self.editor.toPlainText() != result.text:
+            # the learner typed meanwhile: never show findings for a text that is gone; check the new one
+            if queued == "save":
+                self.submit()
+            elif not self.auto_check.isActive():
+                self._check_while_typing()
         else:
-            self.show_result(result)
-            if not window.learner and window.store is not None and result.findings:
+            self.show_result(result, typing=not saved)
+            if saved and not window.learner and window.store is not None and result.findings:
                 self.show_hint(self.tr("Choose or create a learner to keep these findings in your history."),
                                "no_learner")
+            if queued == "save":
+                self.submit()  # Ctrl+Enter during a check while typing: record the findings now
         self._update_buttons()
         self.check_done.emit(result)
 
     def _on_failed(self, exc: Exception, text: str) -> None:
         self.working = False
+        self.queued = ""
+        self.progress_delay.stop()
         self.progress.hide()
         self._update_buttons()
         message = describe(exc, self.tr("checking your text"))
@@ -389,18 +441,36 @@ class TextCheckView(QWidget):
 
     # -- showing a result --------------------------------------------------------------------------
 
-    def show_result(self, result: CheckResult) -> None:
-        """Underline every finding of `result` (whose text is the editor's text) and list them with the notes."""
+    def show_result(self, result: CheckResult, *, typing: bool = False) -> None:
+        """Underline every finding of `result` (whose text is the editor's text) and list them with the notes.
+
+        After Ctrl+Enter the first finding is selected and the caret goes to it; after a check while
+        typing (`typing`) the finding that was selected stays selected if it is still there, and the
+        caret stays where the learner is typing.
+        """
+        was = self.current_finding()
         self.result = result
-        self.stale = False
+        self.shown_text = result.text
         self.findings = list(result.findings)
         self.notes = list(result.notes)
         self._refresh_lists()
         if self.findings:
-            self.select_row(0)
+            if typing:
+                spans = [(f.start, f.end) for f in self.findings]
+                self._select_quietly(spans.index((was.start, was.end)) if was and (was.start, was.end) in spans else 0)
+            else:
+                self.select_row(0)
         else:
             self.card.show_empty(self.tr("Nothing to fix among the verbs I can check. Read the notes, if any."))
         self._show_verdict()
+
+    def _select_quietly(self, row: int) -> None:
+        """Select a finding (its card opens) without moving the caret or the view."""
+        self._keep_caret = True
+        try:
+            self.select_row(row)
+        finally:
+            self._keep_caret = False
 
     def _refresh_lists(self) -> None:
         self.findings_model.set_findings(self.findings)
@@ -414,6 +484,7 @@ class TextCheckView(QWidget):
 
     def _clear_findings(self) -> None:
         self.result = None
+        self.shown_text = self.editor.toPlainText()
         self.shown_note = None
         self.findings, self.notes = [], []
         self.findings_model.set_findings([])
@@ -473,9 +544,8 @@ class TextCheckView(QWidget):
         """Say what the last check found, and what it checked; never 'Correct! Well done!'."""
         result = self.result
         if result is None:
-            self.verdict.setText(self.tr("The text changed, so the underlines were cleared. Press Ctrl+Enter to"
-                                         " check it again.") if self.stale else "")
-            self.verdict.setVisible(self.stale)
+            self.verdict.setText("")
+            self.verdict.hide()
             return
         self.verdict.setText(self.verdict_text(result))
         self.verdict.setAccessibleDescription(self.verdict.text())
@@ -538,11 +608,15 @@ class TextCheckView(QWidget):
         self.card.show_finding(f)
         self.shown_note = None
         text = self.editor.toPlainText()
-        if python_index(text, self.editor.textCursor().position()) not in range(f.start, f.end + 1):
+        if self._keep_caret:
+            pass  # the learner is typing: the caret and the view stay where they are
+        elif python_index(text, self.editor.textCursor().position()) not in range(f.start, f.end + 1):
             cursor = self.editor.textCursor()
             cursor.setPosition(utf16_position(text, f.start))
             self.editor.setTextCursor(cursor)  # moves the view to the word; the card stays on this finding
-        self.editor.ensureCursorVisible()
+            self.editor.ensureCursorVisible()
+        else:
+            self.editor.ensureCursorVisible()
         self._underline()
         self._update_buttons()
 
@@ -608,9 +682,11 @@ class TextCheckView(QWidget):
         finally:
             cursor.endEditBlock()
             self._editing = False
+        self.shown_text = self.editor.toPlainText()
         self.shown_note = None
         self._refresh_lists()
         self._show_verdict()
+        self._schedule_check()
 
     def corrected_text(self) -> str:
         """Return the editor's text with every open finding the checker is sure of applied."""
@@ -629,7 +705,6 @@ class TextCheckView(QWidget):
         """Empty the box, the underlines, the lists and the card."""
         self.editor.clear()
         self._clear_findings()
-        self.stale = False
         self.hide_hint()
         self._show_verdict()
         self.editor.setFocus()
@@ -658,17 +733,45 @@ class TextCheckView(QWidget):
                 " check it in parts.").format(number(count), number(MAX_TEXT_CHARS)), "too_long")
         elif self.hint_kind == "too_long" or (count and self.hint_kind == "empty"):
             self.hide_hint()
-        if not counter_only and not self._editing and self.result is not None:
-            self._clear_findings()  # the underlines would point at the wrong words now
-            self.stale = True
-            self._show_verdict()
-        if not counter_only and self.hint_kind in ("copied", "changed"):
+        if not counter_only and not self._editing:
+            self._follow_edit(text)
+        if not counter_only and self.hint_kind == "copied":
             self.hide_hint()
         self._update_buttons()
 
+    def _follow_edit(self, text: str) -> None:
+        """The learner edited the text: move the underlines with it and check it again after a pause."""
+        self.generation += 1
+        if self.findings or self.notes:
+            edit = Edit.between(self.shown_text, text)
+            was = self.current_finding()
+            moved = edit.remap([was], self.shown_text, text) if was is not None else []
+            self.findings = edit.remap(self.findings, self.shown_text, text)
+            self.notes = edit.remap(self.notes, self.shown_text, text)
+            if self.shown_note is not None:
+                kept = edit.remap([self.shown_note], self.shown_text, text)
+                self.shown_note = kept[0] if kept else None
+            self.shown_text = text
+            self._refresh_lists()
+            if moved:
+                self._select_quietly(self.findings_model.findings.index(moved[0]))
+            elif was is not None or not self.findings:
+                self.card.show_empty()  # the word whose card was open has changed
+        self.shown_text = text
+        self._schedule_check()
+
+    def _schedule_check(self) -> None:
+        """(Re)start the typing pause after which the text is checked again."""
+        if self.ready() and self.editor.toPlainText().strip():
+            self.auto_check.start()
+        else:
+            self.auto_check.stop()
+
     def update_ready(self, *_args: Any) -> None:
-        """Enable Check once the window's model is loaded."""
+        """Enable Check once the window's model is loaded (and check a text already typed)."""
         self._update_buttons()
+        if self.ready() and self.result is None and self.editor.toPlainText().strip():
+            self._schedule_check()
 
     def _update_buttons(self) -> None:
         text_ok = 0 < len(self.editor.toPlainText()) <= MAX_TEXT_CHARS

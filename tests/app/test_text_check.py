@@ -116,8 +116,15 @@ def test_apply_fixes_one_word_and_moves_the_other_underlines(qtbot, make_window,
     assert view.current_finding().written == "goed" and view.card.kind == "error"
     assert view.result is not None  # Apply's own edit does not count as a stale edit
     assert "To fix: 1." in view.verdict.text()
-    view.editor.undo()  # undoing is an edit of the learner's: the underlines go
-    assert view.editor.toPlainText() == TWO_ERRORS and view.underlined() == []
+    with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:  # checked again after the pause
+        pass
+    assert blocker.args[0].text == text and view.underlined() == [(28, 32, "wave")]
+    assert blocker.args[0].rescored == [0]  # the second sentence reads "She has a cat." as it was corrected
+    with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:
+        view.editor.undo()  # undoing is an edit of the learner's: "goed" moves back at once
+        assert view.editor.toPlainText() == TWO_ERRORS and view.underlined() == [(29, 33, "wave")]
+    assert blocker.args[0].rescored == []  # the text as first checked: every score was kept
+    assert view.underlined() == [(4, 8, "wave"), (29, 33, "wave")]  # and "have" is found again
 
 
 @pytest.mark.model
@@ -139,17 +146,42 @@ def test_apply_all_and_copy_corrected_text(qtbot, make_window, engine):
 
 
 @pytest.mark.model
-def test_editing_after_a_check_clears_the_stale_underlines(qtbot, make_window, engine):
+def test_typing_moves_the_underlines_and_the_findings_follow_after_a_pause(qtbot, make_window, engine):
     window = make_window(tutor=engine)
     view = window.text_view
-    check_by_keyboard(qtbot, window, TWO_ERRORS)
-    assert len(view.underlined()) == 2
-    view.editor.moveCursor(QTextCursor.MoveOperation.End)
-    qtbot.keyClicks(view.editor, " Hi")
-    assert view.underlined() == [] and view.findings_model.rowCount() == 0
-    assert view.result is None and view.card.kind == "empty"
-    assert "Press Ctrl+Enter to check it again" in view.verdict.text()
-    assert not view.copy_button.isEnabled()
+    text = "She have a cat. I like my town. Yesterday he goed to school."
+    check_by_keyboard(qtbot, window, text)
+
+    def spans() -> list[str]:
+        now = view.editor.toPlainText()
+        return [now[a:b] for a, b, _ in view.underlined()]
+
+    assert spans() == ["have", "goed"]
+    # a word typed at the start: both underlines move with their words at once, before any check
+    view.editor.moveCursor(QTextCursor.MoveOperation.Start)
+    with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:
+        qtbot.keyClicks(view.editor, "Today ")
+        assert spans() == ["have", "goed"] and view.underlined()[0][:2] == (10, 14)
+    rescored = blocker.args[0].rescored
+    assert 0 in rescored and 2 not in rescored  # the changed sentence and the one after it; the third kept its scores
+    assert blocker.args[0].text == view.editor.toPlainText() and spans() == ["have", "goed"]
+    # the learner fixes "goed" by hand: its underline goes at once and the re-check does not bring it back
+    cursor = view.editor.textCursor()
+    cursor.setPosition(view.editor.toPlainText().index("goed") + 4)
+    view.editor.setTextCursor(cursor)
+    with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:
+        for _ in range(4):
+            qtbot.keyClick(view.editor, Qt.Key.Key_Backspace)
+        qtbot.keyClicks(view.editor, "went")
+        assert spans() == ["have"]
+        caret = view.editor.textCursor().position()
+    assert view.editor.textCursor().position() == caret  # the answer did not move the caret to a finding
+    assert view.card.kind == "error" and view.current_finding().written == "have"
+    assert blocker.args[0].text == view.editor.toPlainText() == \
+        "Today She have a cat. I like my town. Yesterday he went to school."
+    assert blocker.args[0].rescored == [2]
+    assert spans() == ["have"] and view.findings_model.rowCount() == 1
+    assert view.result is not None and view.copy_button.isEnabled()
 
 
 @pytest.mark.model
@@ -209,10 +241,15 @@ def test_editing_while_the_check_runs_discards_its_underlines(qtbot, make_window
             view.editor.setPlainText(TWO_ERRORS + " More.")
 
     view.progressed.connect(edit_once)
-    with qtbot.waitSignal(view.check_done, timeout=60000):
+    shown: list[str] = []
+    view.check_done.connect(lambda result: shown.append(view.result.text if view.result else ""))
+    with qtbot.waitSignal(view.check_done, timeout=60000) as first:
         view.submit()
-    assert edited and view.underlined() == [] and view.result is None
-    assert view.hint_kind == "changed" and "changed while I was checking" in view.hint.text()
+    assert edited and first.args[0].text == TWO_ERRORS
+    assert view.result is None and view.underlined() == []  # the answer for the old text is never shown
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=60000)  # the text as it is now is checked next
+    assert view.result.text == TWO_ERRORS + " More." and shown == ["", TWO_ERRORS + " More."]
+    assert [(a, b) for a, b, _ in view.underlined()] == [(4, 8), (29, 33)]
 
 
 @pytest.mark.model
@@ -340,3 +377,32 @@ def test_shift_after_moves_later_spans_and_drops_overlapping_ones():
 def test_the_checked_forms_are_listed_once_each_with_their_count():
     assert forms_list(["came", "was", "was", "come"]) == "came, was ×2, come"
     assert forms_list([]) == ""
+
+
+@pytest.mark.model
+def test_the_window_takes_keystrokes_while_a_long_check_runs_and_the_findings_follow(qtbot, make_window, engine):
+    import json
+    from pathlib import Path
+
+    from tutor.text.sentences import split_sentences
+
+    essay = json.loads(Path(__file__).parents[1].joinpath("data", "essays.jsonl").read_text().splitlines()[0])["text"]
+    text = essay[: max(b for _, b in split_sentences(essay) if b <= 1200)]
+    window = make_window(tutor=engine)
+    view = window.text_view
+    window.show_tab(3)
+    view.editor.setFocus()
+    view.editor.setPlainText(text)  # pasted: checked after the pause, without Ctrl+Enter
+    qtbot.waitUntil(lambda: view.working, timeout=10000)
+    view.editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(view.editor, " Then he goed home.")
+    # the keystrokes reached the box while the model was still reading the text: the window did not wait for it
+    assert view.working and view.editor.toPlainText() == text + " Then he goed home."
+    assert view.result is None  # nothing is shown for the text as it was pasted
+    qtbot.waitUntil(lambda: view.result is not None, timeout=120000)
+    now = view.editor.toPlainText()
+    assert view.result.text == now
+    underlined = [now[a:b] for a, b, _ in view.underlined()]
+    assert underlined and underlined[-1] == "goed"  # the sentence typed during the check has its finding
+    assert view.underlined()[-1][:2] == (len(now) - len("goed home."), len(now) - len(" home."))
+    qtbot.waitUntil(lambda: not view.working, timeout=60000)

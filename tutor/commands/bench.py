@@ -1,4 +1,4 @@
-"""`grammar-tutor bench {engine,store,decoder}`: benchmarks that print their figures."""
+"""`grammar-tutor bench {engine,store,decoder,judge,typing,…}`: benchmarks that print their figures."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ _TARGETS = {
     "buffers": "tutor.decoding.bench_native",
     "judge": "tutor.judge.bench",
     "schemas": "tutor.lab.schema_bench",
+    "typing": "tutor.lab.typing_bench",
 }
 
 

@@ -19,6 +19,11 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     defaults = Settings()
     parser.add_argument("--no-model", dest="use_model", action="store_false",
                         help="decide with the analyser's evidence alone: no model score (the ablation)")
+    from tutor.text.walk import LM_CONTEXTS
+
+    parser.add_argument("--lm-context", choices=LM_CONTEXTS, default=defaults.lm_context,
+                        help="what the model reads before each sentence of a text: the previous sentence (default,"
+                             " what the weights are fitted on), or the paragraph / whole text so far (an experiment)")
     for name in _SWITCHES:
         dashed = name.replace("_", "-")
         if getattr(defaults, name):
@@ -33,6 +38,7 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     for name in _SWITCHES:
         out[name] = getattr(args, name)
     out["use_model"] = getattr(args, "use_model", True)
+    out["lm_context"] = getattr(args, "lm_context", "sentence")
     return out
 
 

@@ -1,10 +1,14 @@
 """Score many variants of one text in a single forward pass: the variants' token trie as one batch.
 
-Every variant follows the same prompt. A token shared by several variants (a trie node) is one
-cell of the KV cache that belongs to all of their sequences, so llama.cpp's causal mask lets each
-token attend exactly to its own ancestors: one `llama_decode` evaluates the whole trie, each node
-once, where a sequential walk needs a call per branch. It needs a context with several sequences
-over one unified KV cache (`n_seq_max > 1`, `kv_unified`).
+Every variant follows the same prompt. The tokens all variants start with (the *trunk*: a text's
+previous sentence and the words before a sentence's first verb) are read once, after the prompt, in
+sequence 0, and stay in the KV cache after the call: a later call whose prompt and trunk start the
+same way (a re-check of a sentence edited after its first words) reads only what follows. Past the
+trunk, a token shared by several variants (a trie node) is one cell of the KV cache that belongs to
+all of their sequences, so llama.cpp's causal mask lets each token attend exactly to its own
+ancestors: one `llama_decode` evaluates the whole trie, each node once, where a sequential walk
+needs a call per branch. It needs a context with several sequences over one unified KV cache (`n_seq_max > 1`,
+`kv_unified`).
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ import numpy as np
 @dataclass
 class _Node:
     token: int
-    depth: int  # index in the variant (0: the first token after the prompt)
-    parent: int  # node index, -1: the prompt's last token
+    depth: int  # index in the variant past the trunk (0: the first token after the trunk)
+    parent: int  # node index, -1: the trunk's last token
     seqs: list[int] = field(default_factory=list)
     needs_row: bool = False  # its logits score a child
+
+
+Row = dict[int, float] | np.ndarray  # token -> log-probability (sparse, or a whole row)
 
 
 def shared_prefix_length(seqs: list[list[int]]) -> int:
@@ -39,6 +46,13 @@ def shared_prefix_length(seqs: list[list[int]]) -> int:
 def max_sequences(context) -> int:
     """Return how many sequences the context holds (1: no tree scoring)."""
     return int(llama_cpp.llama_n_seq_max(context.ctx))
+
+
+def _log_softmax_at(row: np.ndarray, tokens) -> dict[int, float]:
+    """Return the log-probability of each of `tokens` under one row of logits."""
+    m = float(row.max())
+    lse = m + float(np.log(np.exp(row - m).sum(dtype=np.float64)))
+    return {tok: float(row[tok]) - lse for tok in tokens}
 
 
 class TreeScorer:
@@ -63,7 +77,8 @@ class TreeScorer:
         """Return, per variant, the log-probability of each of its tokens after `prompt`.
 
         `skip[i]` leading tokens of variant i are not scored (their entries are 0): a shared lead
-        whose log-probability cancels out. The KV cache holds the prompt afterwards (sequence 0).
+        whose log-probability cancels out. The KV cache holds the prompt and the variants' trunk
+        afterwards (sequence 0; `kv_tokens`).
         """
         c = self.c
         p = len(prompt)
@@ -72,20 +87,51 @@ class TreeScorer:
         longest = max((len(v) for v in variants), default=0)
         if p + longest >= c.n_ctx:
             raise c.error(f"the sentence needs {p + longest} tokens but the context holds {c.n_ctx}")
-        skip = skip or [0] * len(variants)
+        skip = [max(s, 0) for s in skip] if skip else [0] * len(variants)
         out: list[np.ndarray] = [np.zeros(len(v), dtype=np.float64) for v in variants]
-        for group in self._groups(p, variants):
-            self._score_group(prompt, [(i, variants[i], skip[i]) for i in group], out)
+        if not variants:
+            return out
+        trunk = shared_prefix_length(variants)
+        head = prompt + variants[0][:trunk]  # what sequence 0 holds: read once, kept after the call
+        n = len(head)
+        # rows of `head` whose logits score a variant's token: row p + d - 1 scores depth d (d ≤ trunk)
+        wanted = {p + d - 1 for v, sk in zip(variants, skip, strict=True)
+                  for d in range(sk, min(trunk, len(v) - 1) + 1)}
+        c._claim()
+        common = 0
+        for a, b in zip(c.kv_tokens, head, strict=False):
+            if a != b:
+                break
+            common += 1
+        common = min(common, n - 1, *wanted) if wanted else min(common, n - 1)
+        c._trim(common)
+        head_rows: dict[int, Row] = {}  # head index -> token -> log-prob
+        rest = [v[trunk:] for v in variants]
+        try:
+            for g, group in enumerate(self._groups(n, rest)):
+                tail = head[common:] if g == 0 else []
+                self._score_group(head, common, tail, wanted, head_rows, [(i, rest[i]) for i in group], out, trunk,
+                                  skip)
+                if g == 0:
+                    c.kv_tokens.extend(tail)
+        except Exception:  # a failed batch may leave cells we have no record of: start the cache afresh
+            llama_cpp.llama_memory_clear(c.memory, True)
+            c.kv_tokens.clear()
+            raise
+        for i, (v, sk) in enumerate(zip(variants, skip, strict=True)):
+            for d in range(sk, min(trunk, len(v) - 1) + 1):
+                if d < trunk:
+                    out[i][d] = head_rows[p + d - 1][v[d]]
         return out
 
-    def _groups(self, p: int, variants: list[list[int]]) -> list[list[int]]:
+    def _groups(self, n: int, rest: list[list[int]]) -> list[list[int]]:
         """Split the variants (in sorted order) into batches that fit: at most n_seq - 1 sequences
-        (sequence 0 keeps the prompt) and a trie small enough for the KV cache's free cells."""
-        budget = max(1, self.c.n_ctx - p - 8)
+        (sequence 0 keeps the prompt and trunk) and a trie small enough for the KV cache's free cells."""
+        budget = max(1, self.c.n_ctx - n - 8)
         groups: list[list[int]] = []
         nodes, prev = 0, None
-        for i in sorted(range(len(variants)), key=lambda i: variants[i]):
-            v = variants[i]
+        for i in sorted(range(len(rest)), key=lambda i: rest[i]):
+            v = rest[i]
             new = len(v) - (shared_prefix_length([prev, v]) if prev is not None else 0)
             if not groups or len(groups[-1]) >= self.n_seq - 1 or nodes + new > budget:
                 groups.append([])
@@ -95,73 +141,65 @@ class TreeScorer:
             prev = v
         return groups
 
-    def _score_group(self, prompt: list[int], group: list[tuple[int, list[int], int]],
-                     out: list[np.ndarray]) -> None:
+    def _score_group(self, head: list[int], common: int, tail: list[int], wanted: set[int],
+                     head_rows: dict[int, Row], group: list[tuple[int, list[int]]],
+                     out: list[np.ndarray], trunk: int, skip: list[int]) -> None:
         c = self.c
-        p = len(prompt)
-        # the prompt in sequence 0, all but its last token (re-evaluated: its logits score token 0)
-        common = 0
-        c._claim()
-        for a, b in zip(c.kv_tokens, prompt, strict=False):
-            if a != b:
-                break
-            common += 1
-        common = min(common, p - 1)
-        c._trim(common)
+        n = len(head)
         seqs = list(range(1, len(group) + 1))
+        cached = n - len(tail)  # cells of sequence 0 the group's sequences start from
         for s in seqs:
             llama_cpp.llama_memory_seq_rm(c.memory, s, -1, -1)
-            if common:
-                llama_cpp.llama_memory_seq_cp(c.memory, 0, s, 0, common)
-        # the trie of the group's variants
+            if cached:
+                llama_cpp.llama_memory_seq_cp(c.memory, 0, s, 0, cached)
+        # the trie of the group's variants past the trunk
         nodes: list[_Node] = []
         children: list[dict[int, int]] = []
         root_children: dict[int, int] = {}
         paths: list[list[int]] = []
-        for s, (_, v, _) in zip(seqs, group, strict=True):
+        for s, (_, v) in zip(seqs, group, strict=True):
             here, kids, path = -1, root_children, []
             for d, tok in enumerate(v):
-                n = kids.get(tok)
-                if n is None:
-                    n = len(nodes)
+                k = kids.get(tok)
+                if k is None:
+                    k = len(nodes)
                     nodes.append(_Node(tok, d, here))
                     children.append({})
-                    kids[tok] = n
-                nodes[n].seqs.append(s)
-                path.append(n)
-                here, kids = n, children[n]
+                    kids[tok] = k
+                nodes[k].seqs.append(s)
+                path.append(k)
+                here, kids = k, children[k]
             paths.append(path)
-        need_prompt_row = False
-        for (_, v, sk), path in zip(group, paths, strict=True):
-            for d in range(max(sk, 0), len(v)):
-                if d == 0:
-                    need_prompt_row = True
-                else:
-                    nodes[path[d - 1]].needs_row = True
-        # one batch: the prompt's tail (sequence 0 and every variant's), then the trie in DFS order
+        for (i, v), path in zip(group, paths, strict=True):
+            for d in range(max(skip[i] - trunk, 1), len(v)):
+                nodes[path[d - 1]].needs_row = True
+        # one batch: the head's tail (sequence 0 and the group's), then the trie's inner nodes in DFS order
         entries: list[tuple[int, int, list[int], bool, int]] = []  # token, pos, seqs, logits, node
-        tail = prompt[common:]
         for k, tok in enumerate(tail):
-            last = k == len(tail) - 1
-            entries.append((tok, common + k, [0, *seqs], last and need_prompt_row, -1))
-        for n, node in enumerate(nodes):  # creation order is DFS over sorted variants: parents first
-            entries.append((node.token, p + node.depth, node.seqs, node.needs_row, n))
-        rows: dict[int, dict[int, float]] = {}  # node (-1: prompt) -> child token -> log-prob
+            at = common + k
+            entries.append((tok, at, [0, *seqs], at in wanted, -2 - at))
+        # creation order is DFS over sorted variants, parents first. Every node is evaluated, leaves too
+        # (their cells are never read): the cells' layout in the KV cache moves llama.cpp's f16 attention
+        # sums by up to a few tenths of a nat, so the layout stays that of one batch per sentence
+        for k, node in enumerate(nodes):
+            entries.append((node.token, n + node.depth, node.seqs, node.needs_row, k))
+        rows: dict[int, dict[int, float]] = {}  # trie node -> child token -> log-prob
         for off in range(0, len(entries), self.cap):
-            self._decode(entries[off:off + self.cap], rows, children, root_children)
-        c.kv_tokens.extend(tail)
-        for (i, v, sk), path in zip(group, paths, strict=True):
+            self._decode(entries[off:off + self.cap], rows, head_rows, head, children, root_children)
+        root = head_rows.get(n - 1, {})
+        for (i, v), path in zip(group, paths, strict=True):
             lp = out[i]
-            for d in range(max(sk, 0), len(v)):
-                lp[d] = rows[path[d - 1] if d else -1][v[d]]
-        for s in seqs:  # drop the variants: the cache holds the prompt again
+            for d in range(max(skip[i] - trunk, 0), len(v)):
+                lp[trunk + d] = rows[path[d - 1]][v[d]] if d else root[v[0]]
+        for s in seqs:  # drop the variants: the cache holds the prompt and the trunk again
             llama_cpp.llama_memory_seq_rm(c.memory, s, -1, -1)
 
     def _decode(self, chunk: list[tuple[int, int, list[int], bool, int]], rows: dict[int, dict[int, float]],
-                children: list[dict[int, int]], root_children: dict[int, int]) -> None:
-        """Evaluate one batch; for each row with logits, keep the log-probability of its children's tokens."""
+                head_rows: dict[int, Row], head: list[int], children: list[dict[int, int]],
+                root_children: dict[int, int]) -> None:
+        """Evaluate one batch; for each row with logits, keep the log-probability of the tokens it scores."""
         c, b = self.c, self.batch
-        wanted: list[tuple[int, int]] = []  # (batch index, node)
+        wanted: list[tuple[int, int]] = []  # (batch index, node; -2 - i for the head's index i)
         for i, (tok, pos, seqs, logits, node) in enumerate(chunk):
             b.token[i] = tok
             b.pos[i] = pos
@@ -179,9 +217,16 @@ class TreeScorer:
         c.stats.tokens += len(chunk)
         if rc != 0:
             raise c.error(f"the model failed to evaluate {len(chunk)} tokens (llama_decode returned {rc})")
+        n = len(head)
         for i, node in wanted:  # llama_get_logits_ith maps the batch index to its output row
             row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(c.ctx, i), shape=(c.n_vocab,))
-            m = float(row.max())
-            lse = m + float(np.log(np.exp(row - m).sum(dtype=np.float64)))
-            kids = root_children if node < 0 else children[node]
-            rows[node] = {tok: float(row[tok]) - lse for tok in kids}
+            if node >= 0:
+                rows[node] = _log_softmax_at(row, children[node])
+            else:
+                at = -2 - node
+                if at == n - 1:  # the trunk's last token scores the first token of every group's variants
+                    m = float(row.max())
+                    lse = m + float(np.log(np.exp(row - m).sum(dtype=np.float64)))
+                    head_rows[at] = row.astype(np.float64) - lse  # indexed by token, like the sparse rows
+                else:
+                    head_rows[at] = _log_softmax_at(row, (head[at + 1],))

@@ -56,6 +56,8 @@ class CheckResult:
     checked: list[Checked] = field(default_factory=list)
     total_ms: float = 0.0
     model_name: str = ""
+    rescored: list[int] = field(default_factory=list)  # sentences the model read for this check (incremental)
+    tokens_evaluated: int = 0  # tokens the model evaluated for this check (incremental; 0: not counted)
 
     def to_dict(self) -> dict[str, Any]:
         """Return {"findings", "sentences", "notes"}: one line of `grammar-tutor check --jsonl` without its id."""

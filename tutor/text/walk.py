@@ -1,6 +1,8 @@
 """A text judged sentence by sentence, in order, as `Tutor.check` and `judge-fit` both read it.
 
-The model reads each sentence after the one before it. It reads that sentence *as corrected so far*:
+The model reads each sentence after the one before it (or, with `Settings.lm_context`, after the
+paragraph or the whole text so far: each sentence is then read once, an experiment for speed whose
+scores the judge's weights were not fitted on). It reads that sentence *as corrected so far*:
 a learner's error left in the context (*he watch videos … I hope he listen*) makes the erroneous
 pattern look likely again, so the previous sentence's findings are applied before it is read. The
 narrative's tense counts come from the two previous sentences, corrected the same way, and from the
@@ -60,6 +62,26 @@ def finding_choice(v: SlotVerdict, notes: list[Note], offset: int) -> Candidate 
     return best
 
 
+LM_CONTEXTS = ("sentence", "paragraph", "text")
+
+
+def lm_context(corrected: list[str], paragraph_start: int, mode: str = "sentence") -> str:
+    """Return what the model reads before the next sentence, given the sentences so far as corrected.
+
+    "sentence": the previous one; "text": all of them; "paragraph": those of the current paragraph
+    (from index `paragraph_start`), or the previous sentence when the next one starts a paragraph.
+    """
+    if mode not in LM_CONTEXTS:
+        raise ValueError(f"lm_context must be one of {', '.join(LM_CONTEXTS)}, not {mode!r}")
+    if not corrected:
+        return ""
+    if mode == "text":
+        return " ".join(corrected)
+    if mode == "paragraph" and paragraph_start < len(corrected):
+        return " ".join(corrected[paragraph_start:])
+    return corrected[-1]
+
+
 def walk_text(tutor, text: str, spans: list[tuple[int, int]],
               progress: Callable[[int, int], None] | None = None) -> Iterator[JudgedSentence]:
     """Yield each sentence of `text` judged, in order, with the corrected previous sentence as context.
@@ -70,6 +92,8 @@ def walk_text(tutor, text: str, spans: list[tuple[int, int]],
     from tutor.judge.slots import tense_counts
 
     corrected: list[str] = []
+    mode = getattr(getattr(tutor, "settings", None), "lm_context", "sentence")
+    paragraph = 0  # index of the current paragraph's first sentence
     # each sentence's (past, present) finite forms: as written ahead, as corrected behind
     tenses = [tense_counts(tokenize(text[a:b])) for a, b in spans]
     for k, (a, b) in enumerate(spans):
@@ -78,7 +102,9 @@ def walk_text(tutor, text: str, spans: list[tuple[int, int]],
         sentence = text[a:b]
         notes = notes_for(sentence, a)
         analysis = analyse(sentence)
-        context = corrected[-1] if corrected else ""
+        if k and "\n" in text[spans[k - 1][1]:a]:
+            paragraph = k
+        context = lm_context(corrected, paragraph, mode)
         earlier = " ".join(corrected[-2:])
         if analysis.abstain:
             judged = JudgedSentence(k, a, sentence, notes, analysis, [], {})

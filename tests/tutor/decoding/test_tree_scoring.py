@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tutor.decoding.tree_scoring import max_sequences
+from tutor.decoding.tree_scoring import max_sequences, shared_prefix_length
 
 pytestmark = pytest.mark.model
 
@@ -26,7 +26,8 @@ def test_one_batch_scores_as_walking_the_variants_one_by_one(tutor_engine):
     calls = llm.stats.calls
     tree = llm.token_logprobs(prefix, variants)
     assert llm.stats.calls - calls == 1  # the whole trie in one llama_decode
-    assert llm.kv_tokens == prefix  # the cache holds the prompt again: the variants' sequences are gone
+    # the prompt and the variants' shared start ("Yesterday my brother") stay; the variants' sequences are gone
+    assert llm.kv_tokens == prefix + variants[0][:shared_prefix_length(variants)]
     walk = llm.walk_logprobs(prefix, variants)
     for t, w, v in zip(tree, walk, variants, strict=True):
         assert len(t) == len(w) == len(v)
@@ -72,4 +73,24 @@ def test_a_trie_larger_than_the_free_cache_is_scored_in_several_batches(tutor_en
     lps = llm.token_logprobs(prefix, variants)
     assert llm.stats.calls - calls >= 2
     assert all(np.all(lp < 0) for lp in lps)
-    assert llm.kv_tokens == prefix
+    assert llm.kv_tokens == prefix  # the variants share no first token: no trunk is kept
+
+
+def test_a_kept_trunk_is_not_read_again_and_scores_exactly_as_read_afresh(tutor_engine):
+    llm = tutor_engine.llm
+    prefix = tutor_engine.judge_prefix()
+    lead = "I was very happy last week because my cousin came to visit us. "
+    before = [llm.tokenize((lead + t).encode()) for t in TEXTS]
+    edited = [llm.tokenize((lead + t[:-1] + " on TV.").encode()) for t in TEXTS]  # an edit at the end
+    trunk = shared_prefix_length(edited)
+    assert trunk > 15  # the lead and "Yesterday my brother"
+    llm._trim(0)
+    cold = llm.token_logprobs(prefix, edited)  # nothing cached but the model's prompt, afresh
+    llm.token_logprobs(prefix, before)  # the same lead and first words, then the edit
+    assert llm.kv_tokens[len(prefix):len(prefix) + trunk] == edited[0][:trunk]
+    tokens = llm.stats.tokens
+    warm = llm.token_logprobs(prefix, edited)
+    evaluated = llm.stats.tokens - tokens
+    assert evaluated <= sum(len(v) for v in edited) - trunk  # the lead and the first words were not read again
+    for w, c in zip(warm, cold, strict=True):
+        assert np.array_equal(w, c)  # the same cells in the same places: bit for bit the same scores

@@ -46,3 +46,16 @@ def test_findings_are_the_changes_more_likely_than_no_change(tutor_engine):
         for v, c in j.finding_choices():
             assert c.change and c.cell is not None
             assert v.probability_of_no_change() < 0.5
+
+
+def test_what_the_model_reads_before_a_sentence_in_each_mode():
+    from tutor.text.walk import lm_context
+
+    done = ["Title", "First one.", "Second one."]  # "First one." starts the paragraph (index 1)
+    assert lm_context([], 0, "text") == ""
+    assert lm_context(done, 1) == lm_context(done, 1, "sentence") == "Second one."
+    assert lm_context(done, 1, "paragraph") == "First one. Second one."
+    assert lm_context(done, 3, "paragraph") == "Second one."  # the next sentence starts a paragraph
+    assert lm_context(done, 1, "text") == "Title First one. Second one."
+    with pytest.raises(ValueError, match="sentence, paragraph, text"):
+        lm_context(done, 1, "page")
