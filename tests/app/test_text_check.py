@@ -119,7 +119,8 @@ def test_apply_fixes_one_word_and_moves_the_other_underlines(qtbot, make_window,
     with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:  # checked again after the pause
         pass
     assert blocker.args[0].text == text and view.underlined() == [(28, 32, "wave")]
-    assert blocker.args[0].rescored == [0]  # the second sentence reads "She has a cat." as it was corrected
+    # only the fixed sentence may be read again: the second read "She has a cat." as corrected already
+    assert set(blocker.args[0].rescored) <= {0}
     with qtbot.waitSignal(view.check_done, timeout=60000) as blocker:
         view.editor.undo()  # undoing is an edit of the learner's: "goed" moves back at once
         assert view.editor.toPlainText() == TWO_ERRORS and view.underlined() == [(29, 33, "wave")]

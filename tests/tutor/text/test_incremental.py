@@ -98,8 +98,8 @@ def test_two_different_requests_never_share_a_key(a, b):
 
 # -- with the real model ------------------------------------------------------------------------------
 
-TEXT = ("Last summer my family go to the beach. I like the sea very much. "
-        "My brother swim every morning. He have a new surfboard. We eated fish in a small restaurant.")
+TEXT = ("Last summer I go to the beach with my cousin. She watch the waves every morning. "
+        "My uncle work in a small hotel near the port. He have a new surfboard. I eated fish in a small restaurant.")
 
 
 @pytest.mark.model
@@ -108,9 +108,9 @@ def test_a_recheck_reads_only_the_changed_sentence_and_the_next_and_equals_a_ful
     first = checker.check(TEXT)
     assert first.findings and first.rescored  # a full check: the model read the sentences
     assert first.tokens_evaluated > 0
-    edited = TEXT.replace("very much", "a lot")  # one edit in the second sentence
+    edited = TEXT.replace("a new surfboard", "a red surfboard")  # one edit in the fourth sentence
     again = checker.check(edited)
-    assert set(again.rescored) <= {1, 2} and 1 in again.rescored
+    assert set(again.rescored) <= {3, 4} and 3 in again.rescored
     assert again.tokens_evaluated < first.tokens_evaluated / 2
     fresh = tutor_engine.check(edited)  # the same text checked from nothing
     assert [f.to_dict() for f in again.findings] == [f.to_dict() for f in fresh.findings]
@@ -134,5 +134,8 @@ def test_a_fix_the_learner_applies_does_not_reread_the_next_sentence(tutor_engin
     fixed = first.corrected_text([fix])
     again = checker.check(fixed)
     index = next(k for k, (a, b) in enumerate(again.sentences) if a <= fix.start < b)
-    assert again.rescored == [index]  # the next sentence read this one as corrected already: same scores
+    # the next sentence read this one as corrected already: the same request, so it is not read again
+    # (a sentence elsewhere may still be: the text's tense share is evidence for every sentence)
+    assert index + 1 not in again.rescored and again.tokens_evaluated < first.tokens_evaluated / 2
+    assert again.to_dict() == tutor_engine.check(fixed).to_dict()
     assert "have" not in [f.written for f in again.findings]
