@@ -9,13 +9,18 @@ sockets use up the process's file descriptors and `/health` stops answering. So:
 - a request's body must arrive within tutor.server.app.BODY_TIMEOUT_S (the app answers 408);
 - at most `max_connections` are open: a new one beyond that closes the longest-idle connection (one
   waiting between requests), or itself when every connection is busy;
-- the head may be at most MAX_HEAD_BYTES (h11's limit; more gets 400).
+- the head may be at most MAX_HEAD_BYTES (h11's limit; more gets 400);
+- at most `accept_batch` connections are accepted per turn of the event loop, so the excess ones are
+  closed before more are accepted, and the process never runs out of descriptors in one burst. Should
+  it run out all the same, asyncio's accept loop logs one traceback per pending connection and retries
+  each one (up to the listen backlog, on every turn): `quiet_accept_errors` makes that one line a minute.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -44,6 +49,33 @@ def descriptor_budget() -> int:
     if soft == resource.RLIM_INFINITY:
         return MAX_CONNECTIONS
     return max(8, min(MAX_CONNECTIONS, soft // 4))
+
+
+def accept_batch(max_connections: int) -> int:
+    """Return how many connections to accept per turn of the event loop (the listen backlog) for a cap."""
+    return max(8, min(64, max_connections))
+
+
+_ACCEPT_TROUBLE = "socket.accept() out of system resource"
+_log = logging.getLogger("grammar-tutor.server")
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop, every_s: float = 60.0) -> None:
+    """Make the event loop report running out of descriptors in one line per `every_s` seconds, not a
+    traceback per pending connection; every other error goes to the default handler as before."""
+    last = [-every_s]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _ACCEPT_TROUBLE:
+            now = time.monotonic()
+            if now - last[0] >= every_s:
+                last[0] = now
+                _log.warning("the class server has no file descriptors left for new connections (%s); "
+                             "they wait until idle ones are closed", context.get("exception"))
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
 
 
 def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int = MAX_CONNECTIONS) -> type:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import socket
@@ -14,7 +15,15 @@ from typing import Any
 import uvicorn
 
 from tutor.errors import TutorError
-from tutor.server.connections import HEAD_TIMEOUT_S, KEEP_ALIVE_S, MAX_HEAD_BYTES, descriptor_budget, guarded_protocol
+from tutor.server.connections import (
+    HEAD_TIMEOUT_S,
+    KEEP_ALIVE_S,
+    MAX_HEAD_BYTES,
+    accept_batch,
+    descriptor_budget,
+    guarded_protocol,
+    quiet_accept_errors,
+)
 
 
 def is_loopback(host: str) -> bool:
@@ -57,15 +66,21 @@ def _config(app: Any, *, head_timeout: float = HEAD_TIMEOUT_S, max_connections: 
     cap = descriptor_budget() if max_connections is None else max_connections
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", loop="asyncio",
                           http=guarded_protocol(head_timeout, cap), timeout_keep_alive=keep_alive,
-                          h11_max_incomplete_event_size=MAX_HEAD_BYTES)
+                          h11_max_incomplete_event_size=MAX_HEAD_BYTES, backlog=accept_batch(cap))
+
+
+class _Server(uvicorn.Server):
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
+        await super().serve(sockets)
 
 
 def serve_forever(app: Any, sock: socket.socket) -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C, SIGTERM)."""
-    uvicorn.Server(_config(app)).run(sockets=[sock])
+    _Server(_config(app)).run(sockets=[sock])
 
 
-class _ThreadServer(uvicorn.Server):
+class _ThreadServer(_Server):
     def install_signal_handlers(self) -> None:  # only the main thread may; the test process keeps its own
         return None
 
