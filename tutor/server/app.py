@@ -150,8 +150,9 @@ class BodyLimit:
         await response({"type": "http"}, None, send)
 
 
-def create_app(store: Store, pool: ModelPool, token: str) -> FastAPI:
-    """Return the ASGI app serving `pool`'s model and saving into `store`, guarded by `token`."""
+def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float = BODY_TIMEOUT_S) -> FastAPI:
+    """Return the ASGI app serving `pool`'s model and saving into `store`, guarded by `token` (bodies must
+    arrive within `body_timeout` seconds)."""
     if not token:
         raise ValueError("the class server needs a token")
     expected = token.encode("utf-8")
@@ -165,7 +166,7 @@ def create_app(store: Store, pool: ModelPool, token: str) -> FastAPI:
 
     app = FastAPI(title="grammar-tutor class server", version=__version__, docs_url=None, redoc_url=None,
                   openapi_url=None)
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(require_token)])
 
     def credentials(request: Request) -> tuple[str | None, str | None]:

@@ -102,7 +102,8 @@ class ClassClient:
         """Send one /v1 request and return (headers, JSON); raise ServerError or Unreachable on failure.
 
         `learner` (name, UUID) sends that learner's key when one is kept, and keeps a key the server issues;
-        `teacher` sends the teacher passphrase.
+        `teacher` sends the teacher passphrase, when this client was given one (the teacher reads any history
+        and may write for any learner).
         """
         extra: dict[str, str] = {}
         if learner is not None and (key := self.keys.get(*learner)):
@@ -138,13 +139,13 @@ class ClassClient:
               request_id: str | None = None) -> dict[str, Any]:
         """Return POST /v1/check: {"findings": [… each with "id"], "sentences": […], "notes": […]}."""
         return self.call("POST", "/v1/check", _body(learner, learner_uuid, request_id, text=text),
-                         learner=(learner, learner_uuid))[1]
+                         learner=(learner, learner_uuid), teacher=True)[1]
 
     def correct(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
                 request_id: str | None = None) -> tuple[dict[str, Any], str]:
         """Return POST /v1/correct: (the §A13 object, the stored row's UUID)."""
         headers, value = self.call("POST", "/v1/correct", _body(learner, learner_uuid, request_id, sentence=sentence),
-                                   learner=(learner, learner_uuid))
+                                   learner=(learner, learner_uuid), teacher=True)
         return value, headers.get("x-correction-id", "")
 
     def correct_detail(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
@@ -152,7 +153,7 @@ class ClassClient:
         """Return the server's full correction (explanations, timings) and its row UUID."""
         _, value = self.call("POST", "/v1/correct?detail=true",
                              _body(learner, learner_uuid, request_id, sentence=sentence),
-                             learner=(learner, learner_uuid))
+                             learner=(learner, learner_uuid), teacher=True)
         return records.from_detail(value), value["id"]
 
     def learners(self) -> list[dict[str, Any]]:
@@ -169,7 +170,7 @@ class ClassClient:
     def upload(self, bundle: dict[str, Any]) -> dict[str, Any]:
         """POST a bundle to /v1/upload with its learner's key; return {"learner", "new", "present", "conflicts"}."""
         head = bundle.get("learner") or {}
-        return self.call("POST", "/v1/upload", bundle, learner=(head.get("name"), head.get("uuid")))[1]
+        return self.call("POST", "/v1/upload", bundle, learner=(head.get("name"), head.get("uuid")), teacher=True)[1]
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:

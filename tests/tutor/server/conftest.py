@@ -15,7 +15,6 @@ from tutor.server.run import in_thread
 from tutor.store import Store
 from tutor.store.lock import SecretLock
 
-
 TEACHER_PASSPHRASE = "correct horse battery staple"
 
 
