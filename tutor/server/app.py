@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, field_validator
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tutor import __version__
 from tutor.api import check_sentence, check_text
@@ -261,6 +262,11 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
             message = str(error.get("msg", "is not valid")).removeprefix("Value error, ")
             problems.append(f"{where}: {message}" if where else message)
         return JSONResponse({"error": "; ".join(problems) or "the request is not valid"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:  # every refusal says "error"
+        return JSONResponse({"error": str(exc.detail), "detail": exc.detail}, status_code=exc.status_code,
+                            headers=exc.headers)
 
     @app.exception_handler(Forbidden)
     async def _forbidden(_: Request, exc: Forbidden) -> JSONResponse:
