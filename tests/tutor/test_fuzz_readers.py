@@ -5,6 +5,7 @@ traceback or a 500, and the next item is still processed."""
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import io
 import json
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tutor.api import Tutor
@@ -76,15 +77,18 @@ def _run_stream(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[s
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     code = main(args)
     captured = capsys.readouterr()
-    return code, [json.loads(line) for line in captured.out.splitlines()], captured.err
+    lines = captured.out.splitlines()  # any reader's idea of a line: the output escapes U+0085, U+2028, U+2029
+    return code, [json.loads(line) for line in lines], captured.err
 
 
 @FUZZ
 @given(lines=st.lists(_line("original"), min_size=1, max_size=3))
+@example(lines=['{"id": {"\u0085": null}, "original": "a\u2028b"}'.encode()])  # line separators inside strings
 def test_correct_jsonl_answers_every_line(loaded_once, monkeypatch, capsys, tmp_path, lines: list[bytes]) -> None:
     sentinel = b'{"id": "sentinel", "original": "He goed home."}'
     data = b"\n".join([*lines, sentinel]) + b"\n"
-    code, rows, err = _run_stream(monkeypatch, capsys, ["correct", "--jsonl", "--db", str(tmp_path / "s.db")], data)
+    db = tmp_path / f"{secrets.token_hex(4)}.db"
+    code, rows, err = _run_stream(monkeypatch, capsys, ["correct", "--jsonl", "--db", str(db)], data)
     assert code in (0, 1) and "Traceback" not in err
     assert len(rows) == _expected_lines(data)
     assert all(("output" in row) != ("error" in row) and (row.get("error") or "output" in row) for row in rows)
@@ -96,7 +100,8 @@ def test_correct_jsonl_answers_every_line(loaded_once, monkeypatch, capsys, tmp_
 def test_check_jsonl_answers_every_line(loaded_once, monkeypatch, capsys, tmp_path, lines: list[bytes]) -> None:
     sentinel = b'{"id": "sentinel", "text": "Yesterday I go to the beach."}'
     data = b"\n".join([*lines, sentinel]) + b"\n"
-    code, rows, err = _run_stream(monkeypatch, capsys, ["check", "--jsonl", "--db", str(tmp_path / "s.db")], data)
+    db = tmp_path / f"{secrets.token_hex(4)}.db"
+    code, rows, err = _run_stream(monkeypatch, capsys, ["check", "--jsonl", "--db", str(db)], data)
     assert code in (0, 1) and "Traceback" not in err
     assert len(rows) == _expected_lines(data)
     assert all(("findings" in row) != ("error" in row) for row in rows)
@@ -127,22 +132,32 @@ _MUTATION = st.tuples(st.integers(0, 1), st.sampled_from(
      "tokens_sampled", "kind", "source_text", "output", "explanation_en"]), JSON_VALUES)
 
 
+def _rehash(bundle: dict[str, Any]) -> dict[str, Any]:
+    """Return the bundle with its sha256 recomputed as an attacker would (lone surrogates included)."""
+    head = {k: bundle["learner"].get(k) for k in ("uuid", "name", "created")}
+    canonical = json.dumps({"learner": head, "corrections": bundle["corrections"]}, sort_keys=True,
+                           ensure_ascii=False, separators=(",", ":"), allow_nan=True)
+    return {**bundle, "sha256": hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()}
+
+
 @FUZZ
 @given(content=st.one_of(st.binary(max_size=300), JSON_VALUES.map(_json_text), _TRICKY, _MUTATION))
+@example(content=(0, "id", "\ud800"))  # a lone surrogate in a re-hashed bundle
 def test_import_answers_every_file_and_the_teacher_can_read_what_it_took(capsys, tmp_path, content) -> None:
-    good = _good_bundle(tmp_path)
+    folder = tmp_path / secrets.token_hex(4)  # one folder per example: hypothesis reuses tmp_path
+    folder.mkdir()
+    good = _good_bundle(folder)
     if isinstance(content, tuple):  # a real bundle with one field of one row changed, then re-hashed
         n, key, value = content
-        good_rows = json.loads(json.dumps(good["corrections"]))
-        good_rows[n][key] = value
-        data = _json_text({**make_bundle(good["learner"], good_rows), "learner": good["learner"]})
+        good["corrections"][n][key] = value
+        data = _json_text(_rehash(good))
     else:
         data = content
-    odd, other = tmp_path / "odd.json", tmp_path / "bo.json"
+    odd, other = folder / "odd.json", folder / "bo.json"
     odd.write_bytes(data)
-    other.write_text(json.dumps({**make_bundle({**good["learner"], "uuid": "5b0c2b8e-0000-4000-8000-000000000000",
-                                                "name": "Bo"}, good["corrections"][:0])}), encoding="utf-8")
-    teacher = tmp_path / "teacher.db"
+    bo = {**good["learner"], "uuid": "5b0c2b8e-0000-4000-8000-000000000000", "name": "Bo"}
+    other.write_text(json.dumps(make_bundle(bo, [])), encoding="utf-8")
+    teacher = folder / "teacher.db"
     capsys.readouterr()
     code = main(["import", "--db", str(teacher), str(odd), str(other)])
     captured = capsys.readouterr()
@@ -152,7 +167,6 @@ def test_import_answers_every_file_and_the_teacher_can_read_what_it_took(capsys,
         store.error_counts()
         store.progress_by_week()
         store.latency_summary()
-        store.history(limit=10)
         for row in store.history(limit=10):
             assert all(isinstance(row[k], float) or row[k] is None for k in ("mask_p50_us", "total_ms"))
             assert row["created"][:4].isdigit() and math.isfinite(row["confidence"])

@@ -90,8 +90,13 @@ def _read_value(lineno: int, line: str | None, raw: bytes) -> Any:
         raise InputError(f"line {lineno} is not usable: {exc}") from None
 
 
+# Line separators JSON keeps raw inside strings, but that split a line for str.splitlines() and other readers.
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    """Return one output line: JSON with every line separator escaped, so a JSON Lines reader sees one line."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False).translate(_LINE_BREAKS)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -197,6 +197,7 @@ class GrammarCompiler:
                                        property_order=options.get("property_order", "any"),
                                        strict=options.get("strict", False), free_depth=options.get("free_depth", 2))
         elif kind == "gbnf":
+            token_trie(vocab)  # the vocabulary's trie (built once per process) is not the grammar's cost
             budget = Budget(limits, subject="the grammar <grammar>")  # one clock for parsing, rules and tokens
             impl = CompiledCFG(compile_grammar(source, limits=limits, budget=budget), vocab, limits=limits,
                                budget=budget)

@@ -250,6 +250,7 @@ def compile_cfg(source: str | Path, vocab: Vocabulary, *, limits: Limits | None 
         text, name = path.read_text(encoding="utf-8"), path.name
     else:
         text, name = str(source), "<grammar>"
+    token_trie(vocab)  # built once per process: the vocabulary's cost, not this grammar's
     budget = Budget(limits, subject=f"the grammar {name}")
     grammar = compile_grammar(text, name, limits, budget=budget)
     return CompiledCFG(grammar, vocab, cache_depth=cache_depth, cache_states=cache_states, precompute=precompute,
