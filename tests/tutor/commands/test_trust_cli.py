@@ -133,3 +133,12 @@ def test_wrong_passphrases_sent_at_once_are_throttled_and_every_one_counted(tmp_
     with Store.open(db) as store:
         failures = store._conns.get().execute("SELECT failures FROM secrets WHERE subject = 'teacher'").fetchone()[0]
     assert failures == wrong  # every attempt that was checked was counted: none lost
+
+
+def test_eval_names_a_nested_line_instead_of_a_traceback(tmp_path: Path) -> None:
+    data = tmp_path / "set.jsonl"
+    data.write_bytes(b'{"id": 1, "original": "He go home."}\n' + b"[" * 100_000 + b"\n")
+    done = run(["eval", str(data)], tmp_path=tmp_path)
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 2 and "is not JSON Lines (line 2: it nests arrays and objects more than 32" in err
+    assert "Traceback" not in err
