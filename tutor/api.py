@@ -95,6 +95,8 @@ def check_text(text: object) -> str:
         raise InputError(
             f"the text contains a control or unassigned character (U+{ord(bad[0]):04X}); remove it and try again")
     refuse_invisible(text, "text")
+    if not any(c.isalpha() for c in text):
+        raise InputError("the text has no words: type or paste some English to check")
     return text
 
 

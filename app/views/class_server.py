@@ -95,7 +95,7 @@ class ClassServerDialog(QDialog):
         self.accept()
 
     def test_connection(self) -> None:
-        """Ask the server for its learners in the background and say what happened."""
+        """Check the server and the class code in the background and say what happened."""
         from tutor.errors import TutorError
         from tutor.server.client import ClassClient
 
@@ -108,7 +108,7 @@ class ClassServerDialog(QDialog):
 
         def op(_: worker.Report) -> str:
             health = client.health()
-            client.learners()  # checks the class code too
+            client.ping()  # checks the class code too, without reading anyone's history
             return str(health.get("model", ""))
 
         worker.run_job(op, success=lambda model: self.status.setText(

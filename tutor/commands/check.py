@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
-from tutor.commands.correct import _dump, _open_store, learner_of, run_jsonl, unsaved
+from tutor.commands.correct import _dump, learner_of, open_store, run_jsonl, say_unsaved, unsaved
 from tutor.errors import InputError
 
 
@@ -25,6 +25,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def read_text_file(name: str) -> str:
+    """Return a UTF-8 text file's text exactly as written (CRLF kept, so offsets point into the file; a BOM
+    dropped); InputError for a folder, a missing or unreadable file, or bytes that are not UTF-8."""
+    path = Path(name)
+    if path.is_dir():
+        raise InputError(f"{name} is a folder; give the path of a text file with --file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"no such file: {name}; check the path") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {name} ({exc.strerror or exc}); check its permissions") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
     from tutor.api import Tutor, check_text
@@ -32,30 +50,28 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.jsonl:
         if args.file:
-            path = Path(args.file)
-            if not path.is_file():
-                raise InputError(f"no such file: {args.file}")
-            try:
-                text = path.read_text(encoding="utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{args.file} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+            text = read_text_file(args.file)
         elif args.text is not None:
             text = args.text
         else:
             raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
         check_text(text)  # a bad text fails before the model loads
-    store = _open_store(args)
+    store, store_error = open_store(args)
     tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
     learner = learner_of(args)
     if not args.jsonl:
         result = tutoring.tutor.check(text)
         print(_dump(result.to_dict()), flush=True)  # printed first, then recorded
-        return 1 if unsaved(tutoring.record_check(result, learner=learner), "the findings were not saved") else 0
+        failed = unsaved(tutoring.record_check(result, learner=learner), "the findings were not saved", store_error)
+        say_unsaved(store_error, "the findings were not saved")
+        return 1 if failed else 0
+
+    say_unsaved(store_error, "no findings will be saved")
 
     def answer(value: Any) -> dict[str, Any]:
         done = tutoring.check(value, learner=learner)
         out: dict[str, Any] = done.result.to_dict()
-        failed = unsaved(done, "the findings were not saved")
+        failed = unsaved(done, "the findings were not saved", store_error)
         if failed is not None:
             out["save_error"] = failed
         return out

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tutor.commands.common import add_model_options, tutor_kwargs
 from tutor.commands.streams import describe_bad_bytes, lines
-from tutor.errors import InputError, TutorError
+from tutor.errors import InputError, StoreError, TutorError
+from tutor.jsontext import BadJSON, loads
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -32,13 +32,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _open_store(args: argparse.Namespace) -> Store | None:
-    """Return the store to record in (--db, $GRAMMAR_TUTOR_DB, the data folder), or None with --no-save."""
+def open_store(args: argparse.Namespace) -> tuple[Store | None, StoreError | None]:
+    """Return (the store to record in, None), (None, None) with --no-save, or (None, why it would not open).
+
+    A store that is damaged, read-only or missing its folder never stops the correction: the caller
+    prints it and reports the save error (the README's promise).
+    """
     if args.no_save:
-        return None
+        return None, None
     from tutor.store import Store
 
-    return Store.open(args.sub_db or getattr(args, "db", None))
+    try:
+        return Store.open(args.sub_db or getattr(args, "db", None)), None
+    except StoreError as exc:
+        return None, exc
 
 
 def learner_of(args: argparse.Namespace) -> str:
@@ -48,27 +55,29 @@ def learner_of(args: argparse.Namespace) -> str:
     return args.learner or DEFAULT_LEARNER
 
 
-def unsaved(done: Recorded[Any], what: str) -> str | None:
-    """Return None, or the store's message when recording failed (said on stderr after `what`; the caller goes on)."""
+def unsaved(done: Recorded[Any], what: str, store_error: StoreError | None = None) -> str | None:
+    """Return None, or the store's message when recording failed (said on stderr after `what`; the caller goes on).
+
+    `store_error` is why the store did not open at all: it was said once already, so it is only returned.
+    """
+    if store_error is not None:
+        return str(store_error)
     if done.save_error is None:
         return None
     print(f"grammar-tutor: {what}: {done.save_error}", file=sys.stderr, flush=True)
     return str(done.save_error)
 
 
-def _finite_or_text(literal: str) -> float | str:
-    """Parse a JSON number; one beyond float range (1e400) stays its text, so the output is valid JSON."""
-    value = float(literal)
-    return value if math.isfinite(value) else literal
-
-
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in JSON")
+def say_unsaved(store_error: StoreError | None, what: str) -> None:
+    """Say once on stderr that nothing will be saved because the store did not open (when it did not)."""
+    if store_error is not None:
+        print(f"grammar-tutor: {what}: {store_error}", file=sys.stderr, flush=True)
 
 
 def parse_line(text: str) -> Any:
-    """Return the JSON value of one --jsonl line (strict JSON: no NaN or Infinity)."""
-    return json.loads(text, parse_float=_finite_or_text, parse_constant=_no_constants)
+    """Return the JSON value of one --jsonl line: strict JSON (no NaN or Infinity), nested at most
+    tutor.jsontext.MAX_DEPTH deep; a number beyond float range (1e400) keeps its text, so output stays JSON."""
+    return loads(text, huge="text")
 
 
 def _read_value(lineno: int, line: str | None, raw: bytes) -> Any:
@@ -77,14 +86,17 @@ def _read_value(lineno: int, line: str | None, raw: bytes) -> Any:
         raise InputError(f"line {lineno} is not UTF-8 text ({describe_bad_bytes(raw)}); save the file as UTF-8")
     try:
         return parse_line(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"line {lineno} is not JSON: {exc.msg}") from None
-    except ValueError as exc:  # NaN / Infinity
-        raise InputError(f"line {lineno} is not JSON: {exc}") from None
+    except BadJSON as exc:
+        raise InputError(f"line {lineno} is not usable: {exc}") from None
+
+
+# Line separators JSON keeps raw inside strings, but that split a line for str.splitlines() and other readers.
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    """Return one output line: JSON with every line separator escaped, so a JSON Lines reader sees one line."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False).translate(_LINE_BREAKS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,23 +108,26 @@ def run(args: argparse.Namespace) -> int:
         if args.sentence is None:
             raise InputError("give a sentence to correct, or --jsonl to read JSON Lines from stdin")
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
-    store = _open_store(args)
+    store, store_error = open_store(args)
     tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
     learner = learner_of(args)
     if not args.jsonl:
         done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk
-        failed = unsaved(done, "the correction was not saved")
+        failed = unsaved(done, "the correction was not saved", store_error)
+        say_unsaved(store_error, "the correction was not saved")
         print(_dump(done.result.output), flush=True)  # printed even when saving failed
         if args.stats:
             print(json.dumps(done.result.timings.to_dict()), file=sys.stderr)
         return 1 if failed else 0
+
+    say_unsaved(store_error, "no correction will be saved")
 
     def answer(value: Any) -> dict[str, Any]:
         done = tutoring.correct(value, learner=learner)
         out: dict[str, Any] = {"output": done.result.output}
         if args.stats:
             out["timings"] = done.result.timings.to_dict()
-        failed = unsaved(done, "the correction was not saved")
+        failed = unsaved(done, "the correction was not saved", store_error)
         if failed is not None:
             out["save_error"] = failed
         return out

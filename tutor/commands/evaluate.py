@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tutor.commands.common import add_model_options, tutor_kwargs
 from tutor.errors import InputError, TutorError
+from tutor.jsontext import BadJSON, loads
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,10 +35,13 @@ def _read(path: str) -> list[dict]:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"no such file: {path}")
-    try:
-        items = [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path} is not JSON Lines (line {exc.lineno}: {exc.msg})") from exc
+    items = []
+    for lineno, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                items.append(loads(line))  # strict JSON, nested at most 32 deep (no RecursionError)
+            except BadJSON as exc:
+                raise InputError(f"{path} is not JSON Lines (line {lineno}: {exc})") from None
     if part:
         from tutor.judge.fit import split_half
 

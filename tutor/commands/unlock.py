@@ -39,8 +39,9 @@ def read_secret(prompt: str, *, from_stdin: bool) -> str | None:
     return None
 
 
-def require_teacher(store: Any, args: argparse.Namespace) -> None:
-    """Return quietly when no teacher passphrase is set, or the right one is given; else LockError."""
+def require_teacher(store: Any, args: argparse.Namespace, *, doing: str = "nothing was shown or exported") -> None:
+    """Return quietly when no teacher passphrase is set, or the right one is given; else LockError
+    (`doing` says what was not done)."""
     from tutor.store.lock import LockError, SecretLock
 
     lock = SecretLock(store)
@@ -50,10 +51,11 @@ def require_teacher(store: Any, args: argparse.Namespace) -> None:
     if secret is None:
         raise LockError(
             f"the history in {store.path} is protected by the teacher passphrase; give it with "
-            "--passphrase-stdin (e.g. from a password manager), or run the command in a terminal to be asked"
+            f"--passphrase-stdin (e.g. from a password manager), or run the command in a terminal to be asked; "
+            f"{doing}"
         )
     if not lock.check_teacher(secret):
-        raise LockError("that teacher passphrase is not right; nothing was shown or exported")
+        raise LockError(f"that teacher passphrase is not right; {doing}")
 
 
 def open_existing_store(path: str | None) -> Any:

@@ -34,8 +34,9 @@ from tutor.engine.dfa_grammar import (
     parse_schema_text,
 )
 from tutor.engine.errors import GrammarError, SerialisedGrammarError
-from tutor.engine.limits import Limits
+from tutor.engine.limits import Budget, Limits
 from tutor.engine.matcher import Matcher
+from tutor.engine.sources import choice_bytes, finite_priors
 from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
@@ -170,13 +171,12 @@ class GrammarCompiler:
 
     def compile_choices(self, choices: Sequence[str | bytes], priors: Sequence[float] | None = None) -> CompiledGrammar:
         """Return the grammar whose sentences are exactly `choices` (priors: a log-prior per choice, or None)."""
-        strings = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in choices]
+        strings = choice_bytes(choices)
         if not strings:
             raise GrammarError("compile_choices needs at least one choice")
-        if priors is not None and len(priors) != len(strings):
-            raise GrammarError(f"{len(priors)} priors for {len(strings)} choices; give one prior per choice")
+        weights = finite_priors(priors, len(strings)) if priors is not None else None
         source = json.dumps({"choices": [s.decode("utf-8", errors="surrogateescape") for s in strings],
-                             "priors": list(map(float, priors)) if priors is not None else None},
+                             "priors": weights},
                             ensure_ascii=True, separators=(",", ":"))
         return self._from_source("choices", source)
 
@@ -197,7 +197,10 @@ class GrammarCompiler:
                                        property_order=options.get("property_order", "any"),
                                        strict=options.get("strict", False), free_depth=options.get("free_depth", 2))
         elif kind == "gbnf":
-            impl = CompiledCFG(compile_grammar(source, limits=limits), vocab, limits=limits)
+            token_trie(vocab)  # the vocabulary's trie (built once per process) is not the grammar's cost
+            budget = Budget(limits, subject="the grammar <grammar>")  # one clock for parsing, rules and tokens
+            impl = CompiledCFG(compile_grammar(source, limits=limits, budget=budget), vocab, limits=limits,
+                               budget=budget)
         elif kind == "choices":
             options = json.loads(source)
             strings = tuple(s.encode("utf-8", errors="surrogateescape") for s in options["choices"])

@@ -24,6 +24,7 @@ from tutor.engine.dfa import DFA, ClassDFA
 from tutor.engine.index import IndexArrays, build_index
 from tutor.engine.limits import Budget, Limits, short
 from tutor.engine.matcher import AllowedSet, FillPlan, GrammarError, TokenRejected, bitmask_view
+from tutor.engine.sources import grammar_text, json_value
 from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
@@ -265,6 +266,8 @@ def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
     """
     from tutor.engine.regex import ast_to_dfa, parse
 
+    grammar_text(pattern, "regex")
+
     def build(budget: Budget) -> tuple[ClassDFA, tuple]:
         return ClassDFA.from_dfa(ast_to_dfa(parse(pattern, budget), budget)), ()
 
@@ -287,6 +290,7 @@ def compile_json_schema(
     from tutor.engine.json_schema import schema_to_automaton
 
     parsed = parse_schema_text(schema) if isinstance(schema, str) else schema
+    json_value(parsed, "schema")
     try:
         source = json.dumps({"schema": parsed, "whitespace": whitespace, "property_order": property_order,
                              "strict": strict, "free_depth": free_depth}, ensure_ascii=False, separators=(",", ":"))
@@ -302,10 +306,18 @@ def compile_json_schema(
     return _compile("json", source, vocab, build, use_cache, budget, cache_dir)
 
 
+def _not_json(name: str) -> Any:
+    raise GrammarError(f"the schema holds {name}, which is not JSON; use a finite number")
+
+
 def parse_schema_text(text: str) -> Any:
-    """Return the JSON value of a schema text; GrammarError (never RecursionError) if it does not parse."""
+    """Return the JSON value of a schema text; GrammarError (never RecursionError) if it does not parse.
+
+    NaN and Infinity are refused: they are not JSON, and a schema holding them would make the model write them.
+    """
+    grammar_text(text, "schema")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         raise GrammarError(f"the schema is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:

@@ -97,8 +97,10 @@ def complement(ranges: Ranges) -> Ranges:
 
 
 def literal(text: str) -> Node:
-    """Return the AST matching exactly `text`."""
-    return Seq(tuple(CharSet(((ord(ch), ord(ch)),)) for ch in text))
+    """Return the AST matching exactly `text` (one node per distinct character, shared: a 200,000-character
+    literal is built in milliseconds, before the compilation's clock is first read)."""
+    nodes = {ch: CharSet(((ord(ch), ord(ch)),)) for ch in set(text)}
+    return Seq(tuple(map(nodes.__getitem__, text)))
 
 
 # --- parser ----------------------------------------------------------------------------------------
@@ -182,6 +184,7 @@ class _Parser:
         return False
 
     def quantified(self) -> Node:
+        self.budget.tick()  # a long pattern is parsed against the compilation's clock too
         begin = self.i
         atom = self.atom()
         quantifier = self.quantifier()
@@ -562,8 +565,11 @@ def _frag_ast(nfa: NFA, node: Node) -> Fragment:
 _CHARSET_SIZES: dict[Ranges, int] = {}
 
 
-def nfa_size(node: Node) -> int:
-    """Return an upper bound on the NFA states frag_ast builds for `node` (without building them)."""
+def nfa_size(node: Node, budget: Budget | None = None) -> int:
+    """Return an upper bound on the NFA states frag_ast builds for `node` (without building them); with a
+    `budget`, a big tree is measured against the compilation's clock."""
+    if budget is not None:
+        budget.tick()
     if isinstance(node, CharSet):
         size = _CHARSET_SIZES.get(node.ranges)
         if size is None:
@@ -571,8 +577,8 @@ def nfa_size(node: Node) -> int:
             size = _CHARSET_SIZES[node.ranges] = 2 + sum(len(seq) - 1 for seq in seqs)
         return size
     if isinstance(node, Seq | Alt):
-        return 2 + sum(nfa_size(item) for item in node.items)
-    item = nfa_size(node.item)
+        return 2 + sum(nfa_size(item, budget) for item in node.items)
+    item = nfa_size(node.item, budget)
     copies = node.min + 1 if node.max is None else node.max
     return 3 + copies * item
 
@@ -580,12 +586,12 @@ def nfa_size(node: Node) -> int:
 def check_size(node: Node, budget: Budget, used: int = 0) -> None:
     """Raise LimitExceeded naming the innermost construct whose NFA would pass max_nfa_states."""
     room = budget.limits.max_nfa_states - used
-    if nfa_size(node) <= room:
+    if nfa_size(node, budget) <= room:
         return
     culprit = node
     while True:  # descend to the smallest construct that is too large on its own
         children = (culprit.item,) if isinstance(culprit, Repeat) else getattr(culprit, "items", ())
-        big = [c for c in children if nfa_size(c) > room]
+        big = [c for c in children if nfa_size(c, budget) > room]
         if not big:
             break
         culprit = big[0]

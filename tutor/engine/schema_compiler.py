@@ -30,6 +30,7 @@ from tutor.engine.regex import (
     Alt,
     CharSet,
     Fragment,
+    Node,
     Repeat,
     ast_to_dfa,
     frag_alt,
@@ -151,22 +152,34 @@ def brief_pointer(parts: tuple[str, ...], keep: int = 3) -> str:
 ANY_CHAR = CharSet(ANY_SCALAR)
 
 
-@cache
-def text_dfa(lo: int, hi: int | None) -> DFA:
+_SHARED: dict[tuple[Any, ...], DFA] = {}  # DFAs of texts and name sets, shared between compilations
+_SHARED_MAX = 512
+
+
+def _shared(key: tuple[Any, ...], node: Node, budget: Budget | None) -> DFA:
+    """Return the DFA of `node`, built under the caller's budget (its clock and limits) the first time."""
+    hit = _SHARED.get(key)
+    if hit is None:
+        hit = ast_to_dfa(node, budget)
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.pop(next(iter(_SHARED)))
+        _SHARED[key] = hit
+    return hit
+
+
+def text_dfa(lo: int, hi: int | None, budget: Budget | None = None) -> DFA:
     """Return the DFA of UTF-8 texts of lo..hi characters."""
-    return ast_to_dfa(Repeat(ANY_CHAR, lo, hi))
+    return _shared(("text", lo, hi), Repeat(ANY_CHAR, lo, hi), budget)
 
 
-@cache
-def literal_dfa(text: str) -> DFA:
+def literal_dfa(text: str, budget: Budget | None = None) -> DFA:
     """Return the DFA of exactly one UTF-8 text."""
-    return ast_to_dfa(literal(text))
+    return _shared(("literal", text), literal(text), budget)
 
 
-@cache
-def names_dfa(names: tuple[str, ...]) -> DFA:
+def names_dfa(names: tuple[str, ...], budget: Budget | None = None) -> DFA:
     """Return the DFA of a set of texts."""
-    return ast_to_dfa(Alt(tuple(literal(n) for n in names)))
+    return _shared(("names", names), Alt(tuple(literal(n) for n in names)), budget)
 
 
 def difference(a: DFA, b: DFA, budget: Budget) -> DFA:
@@ -582,7 +595,7 @@ class SchemaCompiler:
                 spellings |= {json.dumps(int(value)), json.dumps(float(value))}
             return frag_alt(self.nfa, [self.lit(s.encode()) for s in sorted(spellings)])
         if isinstance(value, str):
-            return self.quoted(literal_dfa(value))
+            return self.quoted(literal_dfa(value, self.budget))
         if isinstance(value, list):
             head = self.seq(self.lit(b"["), self.ws())
             if not value:
@@ -708,7 +721,7 @@ class SchemaCompiler:
         if patterns is None:
             if not self.opt.placeholders:
                 with self.budget.at(f"maxLength {hi} at {pointer(where)}"):
-                    return self.quoted(text_dfa(lo, hi))
+                    return self.quoted(text_dfa(lo, hi, self.budget))
             # A plain string becomes a counted family of about (maxLength + 1) x body states.
             size = ((hi if hi is not None else max(lo, 1)) + 1) * body_automaton().n_states
             with self.budget.at(f"maxLength {hi} at {pointer(where)}"):
@@ -806,7 +819,7 @@ class SchemaCompiler:
             if declared[name] is False:
                 return self.never()
         # Key classes beyond the declared names: each pattern (minus the names), then the rest.
-        excluded = names_dfa(tuple(names)) if names else None
+        excluded = names_dfa(tuple(names), self.budget) if names else None
         for dfa, sub, _ in pattern_dfas:  # a key matching a pattern whose schema is false may not appear at all
             if sub is False:
                 excluded = dfa if excluded is None else product(excluded, dfa, lambda x, y: x or y, self.budget)
@@ -824,7 +837,8 @@ class SchemaCompiler:
                 classes.append((own, sub, regex))
             covered = dfa if covered is None else product(covered, dfa, lambda x, y: x or y, self.budget)
         if extra is not False:
-            rest = text_dfa(0, None) if covered is None else difference(text_dfa(0, None), covered, self.budget)
+            anything = text_dfa(0, None, self.budget)
+            rest = anything if covered is None else difference(anything, covered, self.budget)
             if not is_empty(rest):
                 classes.append((rest, extra, "additionalProperties"))
         if lo > 1 and classes:
@@ -857,7 +871,7 @@ class SchemaCompiler:
         cap = (hi + 1) if hi is not None else max(lo, 1)
 
         def key_of(name: str) -> Fragment:
-            return self.quoted(literal_dfa(name))
+            return self.quoted(literal_dfa(name, self.budget))
 
         if any_order and len(names) > 1:
             self._check_any_order(members, open_keys, where)

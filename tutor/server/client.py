@@ -1,7 +1,9 @@
 """Talking to a class server: the HTTP client, and a tutor that falls back to the local model offline.
 
 `ClassClient` speaks the server's /v1 API over one keep-alive connection (standard library only, so
-the app needs nothing new). `ClassTutor` corrects on the server; when the server cannot be reached it
+the app needs nothing new). It keeps the learner keys the server issues (tutor.server.access) and sends
+each back with that learner's requests; a teacher passphrase, when given, goes with the history reads.
+`ClassTutor` corrects on the server; when the server cannot be reached it
 corrects with the local model, keeps the row in the local store and queues it in the outbox, which
 `tutor.server.outbox.flush` uploads once the server is back. The local row and the server's row share
 one UUID, so nothing is lost or stored twice.
@@ -17,8 +19,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import TutorError
+from tutor.jsontext import BadJSON, loads
 from tutor.result import CorrectionResult
 from tutor.server import records
+from tutor.server.access import LEARNER_KEY_HEADER, LEARNER_UUID_HEADER, TEACHER_HEADER
+from tutor.server.keys import KeyRing, StoreKeyRing
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -39,8 +44,10 @@ class Unreachable(TutorError):
 class ClassClient:
     """One keep-alive HTTP connection to a class server; not shared between threads."""
 
-    def __init__(self, url: str, token: str, *, timeout: float = 30.0) -> None:
-        """Prepare a client for `url` (http://host:port) sending `token` as the class code."""
+    def __init__(self, url: str, token: str, *, timeout: float = 30.0, keys: KeyRing | None = None,
+                 teacher: str | None = None) -> None:
+        """Prepare a client for `url` (http://host:port) sending `token` as the class code; `keys` keeps the
+        learner keys (default: in memory), `teacher` is the teacher passphrase for the history reads."""
         parts = urllib.parse.urlsplit(url.rstrip("/"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise TutorError(f"the class server address {url!r} is not an http:// URL; write it like "
@@ -51,6 +58,8 @@ class ClassClient:
         self._base = parts.path
         self._token = token
         self.timeout = timeout
+        self.keys = keys if keys is not None else KeyRing()
+        self.teacher = teacher
         self._conn: http.client.HTTPConnection | None = None
 
     def close(self) -> None:
@@ -59,10 +68,11 @@ class ClassClient:
             self._conn.close()
             self._conn = None
 
-    def request(self, method: str, path: str, body: Any = None, *, token: bool = True) -> tuple[int, dict, Any]:
+    def request(self, method: str, path: str, body: Any = None, *, token: bool = True,
+                extra: dict[str, str] | None = None) -> tuple[int, dict, Any]:
         """Send one request; return (status, headers, parsed JSON). Raise Unreachable when no answer came."""
         data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", **(extra or {})}
         if data is not None:
             headers["Content-Type"] = "application/json"
         if token:
@@ -82,18 +92,34 @@ class ClassClient:
         if response.getheader("Connection", "").lower() == "close":
             self.close()
         try:
-            value = json.loads(raw) if raw else None
-        except ValueError:
+            value = loads(raw) if raw else None
+        except BadJSON:
             value = {"error": raw.decode("utf-8", "replace")[:200]}
         return response.status, {k.lower(): v for k, v in response.getheaders()}, value
 
-    def call(self, method: str, path: str, body: Any = None) -> tuple[dict, Any]:
-        """Send one /v1 request and return (headers, JSON); raise ServerError or Unreachable on failure."""
-        status, headers, value = self.request(method, path, body)
+    def call(self, method: str, path: str, body: Any = None, *, learner: tuple[str, str | None] | None = None,
+             teacher: bool = False) -> tuple[dict, Any]:
+        """Send one /v1 request and return (headers, JSON); raise ServerError or Unreachable on failure.
+
+        `learner` (name, UUID) sends that learner's key when one is kept, and keeps a key the server issues;
+        `teacher` sends the teacher passphrase, when this client was given one (the teacher reads any history
+        and may write for any learner).
+        """
+        extra: dict[str, str] = {}
+        if learner is not None and (key := self.keys.get(*learner)):
+            extra[LEARNER_KEY_HEADER] = key
+        if teacher and self.teacher:
+            extra[TEACHER_HEADER] = self.teacher
+        status, headers, value = self.request(method, path, body, extra=extra)
+        issued = headers.get(LEARNER_KEY_HEADER.lower())
+        if learner is not None and issued and status < 400:
+            self.keys.put(learner[0], headers.get(LEARNER_UUID_HEADER.lower()) or learner[1], issued)
         if status in (500, 502, 503, 504):
             raise Unreachable(f"the class server {self.url} could not answer ({status}: {_message(value)})")
         if status == 401:
             raise ServerError(f"the class server {self.url} refused the class code; check it in Settings", status)
+        if status in (403, 429):
+            raise ServerError(f"the class server refused: {_message(value)}", status)
         if status >= 400:
             raise ServerError(f"the class server refused the request ({status}): {_message(value)}", status)
         return headers, value
@@ -105,36 +131,46 @@ class ClassClient:
             raise Unreachable(f"the class server {self.url} is not healthy ({status})")
         return value
 
+    def ping(self) -> dict[str, Any]:
+        """Return GET /v1/ping: the class code is right (and the teacher passphrase, when one is given)."""
+        return self.call("GET", "/v1/ping", teacher=True)[1]
+
     def check(self, learner: str, text: str, *, learner_uuid: str | None = None,
               request_id: str | None = None) -> dict[str, Any]:
         """Return POST /v1/check: {"findings": [… each with "id"], "sentences": […], "notes": […]}."""
-        return self.call("POST", "/v1/check", _body(learner, learner_uuid, request_id, text=text))[1]
+        return self.call("POST", "/v1/check", _body(learner, learner_uuid, request_id, text=text),
+                         learner=(learner, learner_uuid), teacher=True)[1]
 
     def correct(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
                 request_id: str | None = None) -> tuple[dict[str, Any], str]:
         """Return POST /v1/correct: (the §A13 object, the stored row's UUID)."""
-        headers, value = self.call("POST", "/v1/correct", _body(learner, learner_uuid, request_id, sentence=sentence))
+        headers, value = self.call("POST", "/v1/correct", _body(learner, learner_uuid, request_id, sentence=sentence),
+                                   learner=(learner, learner_uuid), teacher=True)
         return value, headers.get("x-correction-id", "")
 
     def correct_detail(self, learner: str, sentence: str, *, learner_uuid: str | None = None,
                        request_id: str | None = None) -> tuple[CorrectionResult, str]:
         """Return the server's full correction (explanations, timings) and its row UUID."""
         _, value = self.call("POST", "/v1/correct?detail=true",
-                             _body(learner, learner_uuid, request_id, sentence=sentence))
+                             _body(learner, learner_uuid, request_id, sentence=sentence),
+                             learner=(learner, learner_uuid), teacher=True)
         return records.from_detail(value), value["id"]
 
     def learners(self) -> list[dict[str, Any]]:
-        """Return GET /v1/learners."""
-        return self.call("GET", "/v1/learners")[1]
+        """Return GET /v1/learners (the teacher's: needs the teacher passphrase)."""
+        return self.call("GET", "/v1/learners", teacher=True)[1]
 
     def history(self, name: str, limit: int = 100) -> dict[str, Any]:
-        """Return GET /v1/learners/{name}/history?limit=N: {"learner", "corrections": [newest first]}."""
+        """Return GET /v1/learners/{name}/history?limit=N: {"learner", "corrections": [newest first]}; any
+        learner's with the teacher passphrase, else the learner's own with their key."""
         quoted = urllib.parse.quote(name, safe="")
-        return self.call("GET", f"/v1/learners/{quoted}/history?limit={int(limit)}")[1]
+        return self.call("GET", f"/v1/learners/{quoted}/history?limit={int(limit)}", learner=(name, None),
+                         teacher=True)[1]
 
     def upload(self, bundle: dict[str, Any]) -> dict[str, Any]:
-        """POST a bundle to /v1/upload; return {"learner", "new", "present", "conflicts"}."""
-        return self.call("POST", "/v1/upload", bundle)[1]
+        """POST a bundle to /v1/upload with its learner's key; return {"learner", "new", "present", "conflicts"}."""
+        head = bundle.get("learner") or {}
+        return self.call("POST", "/v1/upload", bundle, learner=(head.get("name"), head.get("uuid")), teacher=True)[1]
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
@@ -147,8 +183,11 @@ class ClassTutor:
     """Corrects on a class server, falling back to a local tutor (and the outbox) when it is unreachable."""
 
     def __init__(self, client: ClassClient, store: Store, local: Callable[[], Any]) -> None:
-        """`local()` returns the local Tutor (loaded lazily by the caller, only when it is needed)."""
+        """`local()` returns the local Tutor (loaded lazily by the caller, only when it is needed). The learner
+        keys the server issues are kept in `store`, so only this app can add to its learners' records."""
         self.client, self.store, self.local = client, store, local
+        if not isinstance(client.keys, StoreKeyRing):
+            client.keys = StoreKeyRing(store, client.url)
         self.last_was_remote = False
 
     def correct_and_save(self, sentence: str, learner: str) -> CorrectionResult:

@@ -79,9 +79,10 @@ def drive(url: str, token: str, texts: list[str], *, learners: int, requests: in
     load = Load()
     lock = threading.Lock()
     start = threading.Barrier(learners + 1)
+    run = uuid.uuid4().hex[:6]  # each run's learners are new ones: each gets its learner key on its first request
 
     def learner(index: int) -> None:
-        name = f"learner-{index:02d}"
+        name = f"learner-{run}-{index:02d}"
         client = ClassClient(url, token, timeout=300)
         ids: list[str] = []
         start.wait()

@@ -46,7 +46,12 @@ def pending(store: Store) -> int:
 
 
 def flush(store: Store, client: ClassClient) -> FlushSummary:
-    """Upload every queued row, one learner's bundle at a time; raise Unreachable if the server goes away."""
+    """Upload every queued row, one learner's bundle at a time, each with that learner's key from this store;
+    raise Unreachable if the server goes away."""
+    from tutor.server.keys import StoreKeyRing
+
+    if not isinstance(client.keys, StoreKeyRing):
+        client.keys = StoreKeyRing(store, client.url)  # the keys this app was issued live beside its outbox
     summary = FlushSummary()
     for learner, rows in _queued(store):
         for chunk in _chunks(learner, rows):

@@ -9,18 +9,23 @@ piece merges exactly once, so sending it again adds nothing.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from tutor.practice import bundle as practice_bundle
-from tutor.server import records
 
 if TYPE_CHECKING:
+    from tutor.server.access import Writer
     from tutor.server.client import ClassClient
     from tutor.store import Store
+
+Reader = Callable[[Request, str], Awaitable[dict[str, Any]]]
+WriterOf = Callable[[Request, str, str | None], Awaitable["Writer"]]
 
 MAX_PIECE_BYTES = 14 * 1024  # a piece's section, under the server's 16 kB body limit with room for the head
 
@@ -33,22 +38,25 @@ class PracticeBody(BaseModel):
     practice: dict[str, Any]
 
 
-def add_routes(v1: APIRouter, store: Store) -> None:
-    """Add the practice routes to the server's /v1 router (which checks the class code)."""
+def add_routes(v1: APIRouter, store: Store, *, reader: Reader, writer: WriterOf) -> None:
+    """Add the practice routes to the server's /v1 router (which checks the class code). A learner's practice is
+    read and written as their history is (docs/access.md): `reader` and `writer` check who asks."""
 
     @v1.get("/learners/{name}/practice")
-    async def due(name: str) -> dict[str, Any]:
-        found = await run_in_threadpool(store.find_learner, name)
-        if found is None:
+    async def due(request: Request, name: str) -> dict[str, Any]:
+        found = await reader(request, name)
+        if not found:
             raise HTTPException(404, f"no learner {name!r} on this server; GET /v1/learners lists them")
         return await run_in_threadpool(_due, store, found["id"])
 
     @v1.post("/practice")
-    async def upload(body: PracticeBody) -> dict[str, Any]:
+    async def upload(request: Request, body: PracticeBody) -> JSONResponse:
         trouble = practice_bundle.problem(body.practice)
         if trouble:
             raise HTTPException(422, f"the practice upload is damaged: {trouble}; nothing was merged")
-        return await run_in_threadpool(_merge, store, body)
+        who = await writer(request, body.learner, str(body.learner_uuid))
+        merged = await run_in_threadpool(_merge, store, who.learner_id, body)
+        return JSONResponse(merged, headers=who.headers())
 
 
 def _due(store: Store, learner_id: int) -> dict[str, Any]:
@@ -61,8 +69,7 @@ def _due(store: Store, learner_id: int) -> dict[str, Any]:
             "due": [public_card(c) for c in cards], "progress": progress(store, learner_id)}
 
 
-def _merge(store: Store, body: PracticeBody) -> dict[str, Any]:
-    learner = records.learner_id(store, body.learner, str(body.learner_uuid))
+def _merge(store: Store, learner: int, body: PracticeBody) -> dict[str, Any]:
     with store._conns.write("merging a learner's practice") as db:
         summary = practice_bundle.merge(db, learner, body.practice)
     return {"learner": body.learner, **summary.to_dict()}
@@ -77,7 +84,7 @@ def push(store: Store, client: ClassClient, learner: str) -> dict[str, int]:
     totals = {"cards_new": 0, "cards_updated": 0, "reviews_new": 0, "pieces": 0}
     for piece in practice_bundle.chunks(whole, MAX_PIECE_BYTES):
         answer = client.call("POST", "/v1/practice", {"learner": info["name"], "learner_uuid": info["uuid"],
-                                                       "practice": piece})[1]
+                                                       "practice": piece}, learner=(info["name"], info["uuid"]))[1]
         for key in ("cards_new", "cards_updated", "reviews_new"):
             totals[key] += answer[key]
         totals["pieces"] += 1

@@ -1,8 +1,8 @@
 """What the class server stores: each request's corrections under row UUIDs, exactly once.
 
 A client may send a request UUID; the rows' UUIDs are then derived from it (uuid5), so a request
-retried after a lost answer stores nothing twice. Learners are found by UUID when the client sends
-one (the app does), else by name.
+retried after a lost answer stores nothing twice; an id reused for a different request is refused.
+Which learner a request writes for is tutor.server.access's business.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from tutor.errors import TutorError
 from tutor.result import CorrectionResult, Timings
 from tutor.store import schema
-from tutor.store.bundle import learner_for_import
 from tutor.store.records import CORRECTION_COLUMNS, check_results, correction_row
 
 if TYPE_CHECKING:
@@ -31,22 +31,30 @@ def row_ids(request_id: str | None, count: int) -> list[str]:
     return [str(uuid.uuid5(base, str(n))) for n in range(count)]
 
 
-def learner_id(store: Store, name: str, learner_uuid: str | None) -> int:
-    """Return the local id of the learner: by UUID when given (created with it if new), else by name."""
-    if learner_uuid is None:
-        return store.ensure_learner(name)
-    with store._conns.write(f"finding learner {name!r}") as db:
-        return learner_for_import(db, {"uuid": learner_uuid, "name": name, "created": None})[0]
+class ReusedRequest(TutorError):
+    """A request UUID came back with another learner or another text: a new request reusing an old id (HTTP 409)."""
 
 
 def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) -> int:
-    """Store (row UUID, result) pairs in one transaction, skipping UUIDs already there; return rows added."""
+    """Store (row UUID, result) pairs in one transaction, skipping UUIDs already there; return rows added.
+
+    A UUID already there is a retry only when it holds the same learner's same sentence; anything else means
+    the request id was reused for a different request, and ReusedRequest refuses it whole (nothing stored)
+    instead of dropping the new correction silently.
+    """
     added = 0
     with store._conns.write("saving the class server's corrections") as db:
         for row_id, result in items:
             row = correction_row(result, learner_id=learner, model_name=None, model_sha256=None, settings=None)
             row["id"] = row_id
-            added += db.conn.execute(_INSERT_OR_IGNORE, row).rowcount
+            if db.conn.execute(_INSERT_OR_IGNORE, row).rowcount:
+                added += 1
+                continue
+            known = db.execute(f"SELECT learner_id, original, kind, source_text FROM {schema.CORRECTIONS} WHERE id = ?",
+                               [row_id]).fetchone()
+            if known is None or tuple(known) != (learner, row["original"], row["kind"], row["source_text"]):
+                raise ReusedRequest("this request id was already used for a different request; send a new id "
+                                    "(a fresh UUID) with every new request. Nothing was stored")
     return added
 
 

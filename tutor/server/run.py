@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import socket
@@ -14,6 +15,15 @@ from typing import Any
 import uvicorn
 
 from tutor.errors import TutorError
+from tutor.server.connections import (
+    HEAD_TIMEOUT_S,
+    KEEP_ALIVE_S,
+    MAX_HEAD_BYTES,
+    accept_batch,
+    descriptor_budget,
+    guarded_protocol,
+    quiet_accept_errors,
+)
 
 
 def is_loopback(host: str) -> bool:
@@ -49,18 +59,28 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def _config(app: Any) -> uvicorn.Config:
+def _config(app: Any, *, head_timeout: float = HEAD_TIMEOUT_S, max_connections: int | None = None,
+            keep_alive: int = KEEP_ALIVE_S) -> uvicorn.Config:
     # One event loop; the model runs in the pool's worker processes, so more uvicorn workers would
-    # only load more models. Keep-alive long enough for a learner's next request.
-    return uvicorn.Config(app, log_level="warning", access_log=False, timeout_keep_alive=30, lifespan="off")
+    # only load more models. Idle and slow connections are closed (tutor.server.connections).
+    cap = descriptor_budget() if max_connections is None else max_connections
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", loop="asyncio",
+                          http=guarded_protocol(head_timeout, cap), timeout_keep_alive=keep_alive,
+                          h11_max_incomplete_event_size=MAX_HEAD_BYTES, backlog=accept_batch(cap))
+
+
+class _Server(uvicorn.Server):
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
+        await super().serve(sockets)
 
 
 def serve_forever(app: Any, sock: socket.socket) -> None:
     """Serve `app` on `sock` until interrupted (Ctrl+C, SIGTERM)."""
-    uvicorn.Server(_config(app)).run(sockets=[sock])
+    _Server(_config(app)).run(sockets=[sock])
 
 
-class _ThreadServer(uvicorn.Server):
+class _ThreadServer(_Server):
     def install_signal_handlers(self) -> None:  # only the main thread may; the test process keeps its own
         return None
 
@@ -80,10 +100,13 @@ class Running:
 
 
 @contextlib.contextmanager
-def in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> Iterator[Running]:
-    """Run `app` on a background thread on host:port (0 = a free port) for the block; yield its URL."""
+def in_thread(app: Any, host: str = "127.0.0.1", port: int = 0, **limits: Any) -> Iterator[Running]:
+    """Run `app` on a background thread on host:port (0 = a free port) for the block; yield its URL.
+
+    `limits` (head_timeout, max_connections, keep_alive) override the connection limits, for tests.
+    """
     sock = bind(host, port)
-    server = _ThreadServer(_config(app))
+    server = _ThreadServer(_config(app, **limits))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="class-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -4,6 +4,10 @@ A bundle carries the learner's UUID and name, every correction with its row UUID
 versions, and a sha256 over its content, so a damaged file is refused instead of half-imported.
 Importing matches the learner by UUID (never by display name) and rows by UUID: a row already present
 is skipped, and a known UUID with different content is reported as a conflict and left untouched.
+Every row is checked against the store's schema and the §A13 table first (tutor.store.bundle_rows), and
+a bundle whose learner UUID belongs to a learner of another name here is refused whole: a file cannot
+write into another learner's record by claiming their UUID. The sha256 shows damage, not forgery: who
+may import at all is the teacher's passphrase's business (tutor.commands.importing, docs/access.md).
 """
 
 from __future__ import annotations
@@ -22,11 +26,14 @@ from typing import IO, TYPE_CHECKING, Any
 
 from tutor import __version__
 from tutor.errors import StoreError
+from tutor.jsontext import BadJSON, loads
 from tutor.store import queries, schema
+from tutor.store.bundle_rows import BundleRowError, check_learner, check_row
 from tutor.store.db import translated
 from tutor.store.export import rows as history_rows
 from tutor.store.export import snapshot
 from tutor.store.names import clean_name, name_key
+from tutor.store.paths import open_private
 from tutor.store.records import CORRECTION_COLUMNS, HISTORY_COLUMNS, history_row, utc_stamp
 
 if TYPE_CHECKING:
@@ -37,15 +44,13 @@ FORMAT_VERSION = 1
 # A bundle row is a history row without the learner's display name (the learner is named once, on top).
 ROW_KEYS: tuple[str, ...] = tuple(key for key in HISTORY_COLUMNS if key != "learner")
 # What every bundle row has (format version 1); columns added later are optional, so older bundles import.
+MAX_BUNDLE_BYTES = 64 * 2**20  # about 35,000 corrections; a bigger file is refused before it is read
 REQUIRED_KEYS: tuple[str, ...] = (
     "id", "created", "original", "verb", "tense", "person", "correct_form", "spanish", "out_of_scope",
     "is_correct", "confidence", "error_span", "error_start", "error_end", "explanation_en", "explanation_es",
     "model_name", "model_sha256", "settings", "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us",
     "mask_max_us", "tokens_sampled", "tokens_forced", "total_ms", "output",
 )
-_REQUIRED_STR = ("id", "created", "original")
-# records.TIMESTAMP_FORMAT as a pattern
-_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _LOOKUP_CHUNK = 500
 
 
@@ -111,7 +116,7 @@ def write_bundle(store: Store, learner: Learner, out: str | os.PathLike[str] | I
     path = Path(out).expanduser()
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.part")
     try:
-        with tmp.open("x", encoding="utf-8") as fh:
+        with open_private(tmp) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -128,20 +133,26 @@ def read_bundle(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Return the checked bundle in `path`; raise StoreError naming what is damaged."""
     where = Path(path)
     try:
-        text = where.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-        raise StoreError(f"cannot read the bundle {where} ({reason or exc}); check the file name") from exc
+        size = where.stat().st_size
+        if where.is_dir():
+            raise StoreError(f"{where} is a folder, not a bundle; give the bundle files themselves")
+        if size > MAX_BUNDLE_BYTES:
+            raise StoreError(f"the bundle {where} is {size / 2**20:.0f} MB, over the {MAX_BUNDLE_BYTES // 2**20} MB "
+                             "a bundle may have; it is not one grammar-tutor wrote. Ask the learner to send it again")
+        data = where.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"cannot read the bundle {where} ({exc.strerror or exc}); check the file name") from exc
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StoreError(f"the bundle {where} is damaged: not valid JSON at line {exc.lineno} ({exc.msg}); "
-                         "ask the learner to send it again") from None
+        value = loads(data)
+    except BadJSON as exc:
+        raise StoreError(f"the bundle {where} is damaged: {exc}; nothing was imported from it. "
+                         "Ask the learner to send it again") from None
     return check_bundle(value, str(where))
 
 
 def check_bundle(value: Any, source: str) -> dict[str, Any]:
-    """Return `value` if it is an intact bundle; raise StoreError naming the damage and what to do."""
+    """Return `value` checked and cleaned (UUIDs as the store writes them, names as typed here, every row
+    valid for the store and the §A13 table); raise StoreError naming the damage and what to do."""
     def damaged(what: str) -> StoreError:
         return StoreError(f"the bundle {source} is damaged: {what}; nothing was imported from it. "
                           "Ask the learner to send it again (File → Send my history to the teacher…)")
@@ -150,38 +161,55 @@ def check_bundle(value: Any, source: str) -> dict[str, Any]:
         raise StoreError(f"{source} is not a grammar-tutor bundle (no \"format\": \"{FORMAT_NAME}\"); "
                          "export one with `grammar-tutor history --learner NAME --export bundle`")
     if value.get("version") != FORMAT_VERSION:
-        raise StoreError(f"the bundle {source} has format version {value.get('version')!r}; this grammar-tutor "
-                         f"reads version {FORMAT_VERSION}: update grammar-tutor")
+        raise StoreError(f"the bundle {source} has format version {str(value.get('version'))[:20]!r}; this "
+                         f"grammar-tutor reads version {FORMAT_VERSION}: update grammar-tutor")
     learner, body = value.get("learner"), value.get("corrections")
-    if not isinstance(learner, dict) or not _is_uuid(learner.get("uuid")):
-        raise damaged("the learner has no valid UUID")
-    if not isinstance(learner.get("name"), str) or not learner["name"].strip():
-        raise damaged("the learner has no name")
     if not isinstance(body, list):
         raise damaged("it has no list of corrections")
-    if value.get("sha256") != _digest({k: learner.get(k) for k in ("uuid", "name", "created")}, body):
+    if not isinstance(learner, dict) or value.get("sha256") != _digest(
+            {k: learner.get(k) for k in ("uuid", "name", "created")}, body):
         raise damaged("its content does not match its sha256 (the file was changed or cut short)")
     if _practice_hook().SECTION_KEY in value:
         trouble = _practice_hook().problem(value[_practice_hook().SECTION_KEY])
         if trouble:
             raise damaged(trouble)
+    try:
+        head = check_learner(learner)
+    except BundleRowError as exc:
+        raise damaged(str(exc)) from None
+    rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     for n, row in enumerate(body, 1):
-        problem = _row_problem(row)
-        if problem:
-            raise damaged(f"correction {n} {problem}")
-        if row["id"] in seen:
-            raise damaged(f"correction {n} repeats the UUID {row['id']}")
-        seen.add(row["id"])
-    return value
+        missing = [key for key in REQUIRED_KEYS if key not in row] if isinstance(row, dict) else []
+        if missing:
+            raise damaged(f"correction {n} lacks {', '.join(missing)}")
+        try:
+            checked = check_row(row)
+        except BundleRowError as exc:
+            raise damaged(f"correction {n}: {exc}") from None
+        if checked["id"] in seen:
+            raise damaged(f"correction {n} repeats the UUID {checked['id']}")
+        seen.add(checked["id"])
+        rows.append(checked)
+    return {**value, "learner": head, "corrections": rows}
 
 
-def import_bundle(store: Store, bundle: dict[str, Any], *, source: str = "bundle") -> ImportSummary:
-    """Merge one checked bundle into the store in one transaction; return what was new, present or in conflict."""
+def import_bundle(store: Store, bundle: dict[str, Any], *, source: str = "bundle",
+                  learner_id: int | None = None) -> ImportSummary:
+    """Merge one checked bundle (check_bundle) into the store in one transaction; return what was new, present
+    or in conflict. `learner_id` files the rows under a learner already resolved (the class server's
+    upload, whose sender proved who they are); otherwise the learner is matched by UUID and name."""
     head = bundle["learner"]
     body = bundle["corrections"]
     with store._conns.write(f"importing the bundle {source}") as db:
-        lid, name, added, renamed = learner_for_import(db, head)
+        if learner_id is None:
+            lid, name, added, renamed = learner_for_import(db, head, source=source)
+        else:
+            found = db.execute(f"SELECT id, name, uuid FROM {schema.LEARNERS} WHERE id = ?", [learner_id]).fetchone()
+            if found is None:
+                raise StoreError(f"no learner with id {learner_id} in {store.path}")
+            lid, name, added, renamed = int(found[0]), found[1], False, None
+            head = {**head, "uuid": found[2]}
         summary = ImportSummary(source=source, learner=name, learner_uuid=head["uuid"], learner_added=added,
                                 renamed_from=renamed)
         existing = _existing(db, [row["id"] for row in body])
@@ -205,11 +233,9 @@ def import_files(store: Store, paths: Iterable[str | os.PathLike[str]]) -> Itera
     """Import each file in turn, yielding its summary, or the StoreError that refused it (others go on)."""
     for path in paths:
         try:
-            bundle = read_bundle(path)
-        except StoreError as exc:
+            yield import_bundle(store, read_bundle(path), source=str(path))
+        except StoreError as exc:  # this file is refused whole (its transaction rolled back); the next one goes on
             yield exc
-            continue
-        yield import_bundle(store, bundle, source=str(path))
 
 
 # -- internals -------------------------------------------------------------------------------------
@@ -232,38 +258,19 @@ def _digest(learner: dict[str, Any], body: list[Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _is_uuid(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        return str(uuid.UUID(value)) == value.lower()
-    except ValueError:
-        return False
+def learner_for_import(db: Any, head: dict[str, Any], *, source: str = "the bundle"
+                       ) -> tuple[int, str, bool, str | None]:
+    """Return (local id, local name, added?, the bundle's name if it had to change) for the bundle's learner.
 
-
-def _row_problem(row: Any) -> str | None:
-    if not isinstance(row, dict):
-        return "is not an object"
-    missing = [key for key in REQUIRED_KEYS if key not in row]
-    if missing:
-        return f"lacks {', '.join(missing)}"
-    if any(not isinstance(row[key], str) for key in _REQUIRED_STR):
-        return "has a non-text id, created or original"
-    if not _is_uuid(row["id"]):
-        return f"has an id that is not a UUID ({row['id']!r})"
-    if not _STAMP.match(row["created"]):
-        return f"has a created time not in the store's UTC format ({row['created']!r})"
-    if not isinstance(row["output"], dict) or not isinstance(row["settings"], dict):
-        return "has an output or settings that is not an object"
-    if not isinstance(row["out_of_scope"], bool) or not isinstance(row["is_correct"], bool):
-        return "has out_of_scope or is_correct that is not true/false"
-    return None
-
-
-def learner_for_import(db: Any, head: dict[str, Any]) -> tuple[int, str, bool, str | None]:
-    """Return (local id, local name, added?, the bundle's name if it had to change) for the bundle's learner."""
+    A UUID already here under another name is refused (StoreError): the file claims someone else's record.
+    """
     found = db.execute(f"SELECT id, name FROM {schema.LEARNERS} WHERE uuid = ?", [head["uuid"]]).fetchone()
     if found:
+        if not same_learner_name(found[1], head["name"]):
+            raise StoreError(
+                f"{source} says its learner is {head['name']!r}, but their UUID belongs to another learner here; "
+                "nothing was imported from it. A bundle can only add to the learner who wrote it: ask that "
+                "learner to export their history again from their own app")
         return int(found[0]), found[1], False, None
     wanted = clean_name(head["name"])  # a name from another machine is cleaned as if typed here
     name, n = wanted, 1
@@ -275,6 +282,13 @@ def learner_for_import(db: Any, head: dict[str, Any]) -> tuple[int, str, bool, s
         f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
         [name, name_key(name), created, head["uuid"]])
     return int(cursor.lastrowid), name, True, wanted if name != wanted else None
+
+
+def same_learner_name(here: str, theirs: str) -> bool:
+    """Return True when a learner called `here` may be the bundle's `theirs`: the same name (folded), or the
+    name with the " (2)" an earlier import gave it because another learner here had it already."""
+    local, wanted = name_key(here), name_key(theirs)
+    return local == wanted or re.fullmatch(re.escape(wanted) + r" \(\d+\)", local) is not None
 
 
 def _existing(db: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -297,7 +311,6 @@ def _same(known: dict[str, Any], row: dict[str, Any], learner_uuid: str) -> bool
 
 
 def _insert_values(row: dict[str, Any], learner_id: int) -> dict[str, Any]:
-    # Columns the bundle does not carry (an older app's) take the table's defaults.
     values = {key: row[key] for key in CORRECTION_COLUMNS if key in row}
     values["learner_id"] = learner_id
     values["out_of_scope"] = int(row["out_of_scope"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -18,11 +19,16 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_S = 30.0
 
 
+EMPTY_GRACE_S = 2.0  # how long an empty file may be another opener's store being created
+
+
 def damage(path: Path) -> str | None:
     """Return why `path` cannot be used as a store without being rewritten, or None when it can.
 
-    A missing or empty file is fine (it becomes a new store). Only reads the file. A folder or an
-    unreadable file raises StoreError at once: moving it aside would not help.
+    A missing file is fine (it becomes a new store). An empty (0-byte) file is not: it may be a store
+    cut short, and silently starting a new one there would hide the loss; it is given EMPTY_GRACE_S to
+    gain its header, since another process may be creating the store at this moment. Only reads the
+    file. A folder or an unreadable file raises StoreError at once: moving it aside would not help.
     """
     if not path.exists():
         return None
@@ -37,11 +43,29 @@ def damage(path: Path) -> str | None:
             f"cannot read the store {path} ({exc.strerror or exc}); check its permissions or choose "
             "another file with --db PATH"
         ) from exc
-    if header == b"" and path.stat().st_size == 0:
-        return None
+    if header == b"":
+        return None if _gains_a_header(path) else EMPTY_FILE
     if header != SQLITE_HEADER:
         return "is not a SQLite database"
     return None
+
+
+EMPTY_FILE = ("is an empty file (0 bytes): if it held your history, it was cut short, so restore a copy; "
+              "if it is new, delete it and grammar-tutor will start a store there")
+
+
+def _gains_a_header(path: Path) -> bool:
+    """Return True when an empty file gets a SQLite header within EMPTY_GRACE_S (a store being created)."""
+    deadline = time.monotonic() + EMPTY_GRACE_S
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        try:
+            with path.open("rb") as fh:
+                if fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
+                    return True
+        except OSError:
+            return False
+    return False
 
 
 def move_aside(path: Path) -> Path:

@@ -14,6 +14,7 @@ from typing import IO, Any, Protocol
 from tutor.errors import StoreError
 from tutor.store import queries, schema
 from tutor.store.db import Connections, translated
+from tutor.store.paths import open_private
 from tutor.store.records import HISTORY_COLUMNS, Learner, utc_stamp
 
 
@@ -128,7 +129,7 @@ def export(store: Store, fmt: str, out: str | os.PathLike[str] | IO[str], learne
     # Written beside the target, then renamed: a failed export never leaves half a file.
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.part")
     try:
-        with tmp.open("x", encoding="utf-8", newline="") as fh:
+        with open_private(tmp, newline="") as fh:
             n = write(fh)
         os.replace(tmp, path)
     except OSError as exc:

@@ -110,21 +110,35 @@ class SecretLock:
                 )
 
     def _check(self, subject: str, secret: str, what: str) -> bool:
-        """Return whether `secret` is right; raise Throttled while a delay runs; record the outcome."""
-        row = self._row(subject)
-        if row is None:
-            return False
-        wait = float(row["next_try"] or 0) - time.time()
-        if wait > 0:
-            raise Throttled(f"too many wrong {what} attempts; try again in {math.ceil(wait)} s", wait)
+        """Return whether `secret` is right; raise Throttled while a delay runs; record the outcome.
+
+        The attempt is counted as wrong *before* the slow hash runs, in the same write transaction that
+        reads the delay: attempts sent at once (threads or processes) queue on that transaction, so each
+        sees the ones before it, and none is lost or slips past the throttle. A right one then clears it.
+        """
+        with self.store._conns.write("recording a passphrase attempt") as db:
+            rows = list(db.query(f"SELECT hash, failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
+                                 [subject]))
+            if not rows:
+                return False
+            row = rows[0]
+            now = time.time()
+            wait = float(row["next_try"] or 0) - now
+            if wait > 0:
+                raise Throttled(f"too many wrong {what} attempts; try again in {math.ceil(wait)} s", wait)
+            failures = int(row["failures"] or 0) + 1
+            db.execute(f"UPDATE {schema.SECRETS} SET failures = ?, next_try = ? WHERE subject = ?",
+                       [failures, now + delay_after(failures), subject])
         right = verify_secret(secret, row["hash"])
         with self.store._conns.write("recording a passphrase attempt") as db:
             if right:
                 db.execute(f"UPDATE {schema.SECRETS} SET failures = 0, next_try = 0 WHERE subject = ?", [subject])
-            else:
-                failures = int(row["failures"] or 0) + 1
-                db.execute(f"UPDATE {schema.SECRETS} SET failures = ?, next_try = ? WHERE subject = ?",
-                           [failures, time.time() + delay_after(failures), subject])
+            else:  # the delay runs from the end of the (slow) attempt, with the count as it is now
+                found = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
+                                   [subject]).fetchone()
+                if found is not None:
+                    until = max(float(found[1] or 0), time.time() + delay_after(int(found[0] or 0)))
+                    db.execute(f"UPDATE {schema.SECRETS} SET next_try = ? WHERE subject = ?", [until, subject])
         return right
 
     # -- the teacher passphrase ------------------------------------------------------------------
@@ -132,6 +146,11 @@ class SecretLock:
     def teacher_set(self) -> bool:
         """Return True when a teacher passphrase protects this store."""
         return self._row(TEACHER) is not None
+
+    def teacher_hash(self) -> str | None:
+        """Return the stored hash of the teacher passphrase (None when none is set); it changes with the passphrase."""
+        row = self._row(TEACHER)
+        return None if row is None else str(row["hash"])
 
     def check_teacher(self, secret: str) -> bool:
         """Return True for the right passphrase (False when none is set); Throttled after wrong ones."""

@@ -14,7 +14,7 @@ from tutor.result import CorrectionResult
 from tutor.store import queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.names import clean_name, name_key
-from tutor.store.paths import resolve_db_path
+from tutor.store.paths import create_private, resolve_db_path
 from tutor.store.records import (
     CORRECTION_COLUMNS,
     Learner,
@@ -80,10 +80,11 @@ class Store:
     @classmethod
     def _open_checked(cls, target: Path, synchronous: str) -> Store:
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            create_private(target)  # a new store is readable by its owner only (SQLite's -wal/-shm follow it)
         except OSError as exc:
             raise StoreError(
-                f"cannot create the folder {target.parent} for the store ({exc.strerror or exc}); "
+                f"cannot create the store {target} ({exc.strerror or exc}); "
                 "choose a writable place with --db PATH or $GRAMMAR_TUTOR_DB"
             ) from exc
         conns = Connections(target, synchronous=synchronous)

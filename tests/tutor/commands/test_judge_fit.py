@@ -30,7 +30,7 @@ def test_the_threshold_favours_precision_when_weak_reports_are_wrong():
     weak_wrong = [case(0.0, 0.3, 0) for _ in range(10)]
     strong_right = [case(0.0, 4.0, 1) for _ in range(10)]
     t, lines = report_threshold(weak_wrong + strong_right, W)
-    assert t < 0.45 and len(lines) == 7
+    assert t < 0.45 and len(lines) == 10  # 0.50 down to 0.05
     right, wrong, _ = report_counts(weak_wrong + strong_right, W, t)
     assert (right, wrong) == (10, 0)
 
@@ -47,7 +47,7 @@ def test_findings_follow_report_below_in_the_weights_file(tutor_engine, tmp_path
     sentence = "My sister always watch TV after dinner."
     assert tutor_engine.judge(sentence).findings()  # watches, with the shipped weights
     weights = json.loads(judge.data_path("judge", "weights.json").read_text(encoding="utf-8"))
-    weights["report_below"] = 0.0  # nothing is unlikely enough: no change is ever reported
+    weights["report_below"] = weights["report_below_text"] = 0.0  # no change is ever unlikely enough
     path = tmp_path / "weights.json"
     path.write_text(json.dumps(weights), encoding="utf-8")
     monkeypatch.setenv("GRAMMAR_TUTOR_JUDGE_WEIGHTS", str(path))

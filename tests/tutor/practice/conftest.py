@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tutor.result import CorrectionResult
+from tutor.scope import load_scope
 from tutor.store import ENV_VAR, Store
 
 
@@ -21,8 +22,9 @@ def mistake(original: str, written: str, verb: str, tense: str, person: str, cor
             **extra) -> CorrectionResult:
     """Return a correction of `written` (found in `original`) to a §A13 cell, as the tutor saves one."""
     start = original.index(written)
+    spanish = load_scope().cell(verb, tense, person).spanish[0]  # a whole §A13 answer, as bundles require
     output = {"original": original, "verb": verb, "tense": tense, "person": person,
-              "correct_form": correct_form, "spanish": "-"}
+              "correct_form": correct_form, "spanish": spanish}
     return CorrectionResult(original=original, output=output, out_of_scope=False, is_correct=False, confidence=0.9,
                             error_span=written, error_start=start, error_end=start + len(written), **extra)
 
@@ -46,7 +48,9 @@ def three_mistakes(store: Store) -> Store:
     """Return the store with Ana's three corrected mistakes saved (and one correct sentence)."""
     for row in THREE:
         store.save_correction(mistake(*row), learner="Ana")
-    correct = CorrectionResult(original="I like tea.", output={"original": "I like tea."}, out_of_scope=False,
-                               is_correct=True, confidence=0.99)
+    output = {"original": "I like tea.", "verb": "like", "tense": "present simple", "person": "1st singular",
+              "correct_form": "like", "spanish": "me gusta"}
+    correct = CorrectionResult(original="I like tea.", output=output, out_of_scope=False, is_correct=True,
+                               confidence=0.99)
     store.save_correction(correct, learner="Ana")
     return store

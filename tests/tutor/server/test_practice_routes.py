@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from tutor.practice import Practice
 from tutor.practice.bundle import chunks, section
 from tutor.result import CorrectionResult
+from tutor.scope import load_scope
 from tutor.server.client import ClassClient
 from tutor.server.practice_routes import MAX_PIECE_BYTES, push
 from tutor.store import Store
@@ -22,7 +24,9 @@ NOW = datetime(2025, 3, 3, 10, 0, tzinfo=UTC)
 
 def _mistake(original: str, written: str, verb: str, tense: str, person: str, form: str) -> CorrectionResult:
     start = original.index(written)
-    output = {"original": original, "verb": verb, "tense": tense, "person": person, "correct_form": form}
+    spanish = load_scope().cell(verb, tense, person).spanish[0]  # a whole §A13 answer: bundles are checked
+    output = {"original": original, "verb": verb, "tense": tense, "person": person, "correct_form": form,
+              "spanish": spanish}
     return CorrectionResult(original=original, output=output, out_of_scope=False, is_correct=False, confidence=0.9,
                             error_span=written, error_start=start, error_end=start + len(written))
 
@@ -56,13 +60,19 @@ def test_push_sends_the_state_in_pieces_and_twice_adds_nothing(live_server, lear
 
 def test_the_server_lists_a_learners_due_cards_and_progress(live_server, learner_store):
     client = ClassClient(live_server.url, live_server.token)
-    push(learner_store, client, "Rosa")
-    _, listing = client.call("GET", "/v1/learners/Rosa/practice")
-    assert listing["learner"] == "Rosa" and listing["count"] >= 1
+    push(learner_store, client, "Rosa")  # Rosa's first contact: the server issues her key, the client keeps it
+    uuid = learner_info(learner_store, "Rosa")["uuid"]
+    # the server files her under her UUID; a Rosa of an earlier test (another UUID) keeps the plain name
+    [name] = [r["name"] for r in live_server.store._conns.get().query("SELECT name FROM learners WHERE uuid = ?",
+                                                                          [uuid])]
+    path = f"/v1/learners/{quote(name)}/practice"
+    _, listing = client.call("GET", path, learner=(name, uuid))
+    assert listing["learner"] == name and listing["count"] >= 1
     assert all(set(c["cell"]) == {"verb", "tense", "person"} for c in listing["due"])
     assert listing["progress"]["practice"]["answers"] >= 30
-    status, _, _ = client.request("GET", "/v1/learners/Nobody/practice")
-    assert status == 404
+    # the class code alone opens nobody's practice (docs/access.md), nor does a stranger's request
+    assert client.request("GET", path)[0] == 403
+    assert client.request("GET", "/v1/learners/Nobody/practice")[0] == 403
     assert ClassClient(live_server.url, "").request("GET", "/v1/learners/Rosa/practice", token=False)[0] == 401
 
 

@@ -74,12 +74,13 @@ def test_correct_returns_the_a13_object_and_stores_it_once(live_server, tutor_en
     assert (again, same_id) == (output, row_id)
     stored = [row for row in live_server.store.history("Ana") if row["id"] == row_id]
     assert len(stored) == 1 and stored[0]["output"] == output
-    names = {x["name"]: x for x in client.learners()}
+    teacher = ClassClient(live_server.url, live_server.token, teacher=live_server.teacher)
+    names = {x["name"]: x for x in teacher.learners()}
     assert names["Ana"]["corrections"] >= 1 and len(names["Ana"]["uuid"]) == 36
-    history = client.history("ana", limit=1)
+    history = client.history("ana", limit=1)  # Ana's own history, with the key her first request got
     assert history["learner"] == "Ana" and [row["id"] for row in history["corrections"]] == [row_id]
     with pytest.raises(ServerError, match="404"):
-        client.history("nobody")
+        teacher.history("nobody")
 
 
 def test_unusable_input_gets_422_with_the_tutors_message(live_server) -> None:

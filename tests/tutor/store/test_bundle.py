@@ -86,11 +86,11 @@ def test_changed_row_is_a_conflict_and_nothing_is_overwritten(tmp_path: Path) ->
     with Store.open(tmp_path / "teacher.db") as teacher:
         import_bundle(teacher, read_bundle(path))
         with sqlite3.connect(ana) as conn:
-            conn.execute("UPDATE corrections SET correct_form = 'went' WHERE original = 'She go to school'")
+            conn.execute("UPDATE corrections SET confidence = 0.5 WHERE original = 'She go to school'")
         changed = read_bundle(_export(ana, "Ana", tmp_path / "ana2.json"))
         summary = import_bundle(teacher, changed)
         assert (summary.new, summary.present, len(summary.conflicts)) == (0, 1, 1)
-        assert teacher.get(summary.conflicts[0])["correct_form"] == "goes"
+        assert teacher.get(summary.conflicts[0])["confidence"] == 0.87
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "not_json", "other_json", "bad_uuid"])

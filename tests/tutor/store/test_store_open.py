@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -44,10 +45,27 @@ def test_none_opens_the_environment_path(tmp_path: Path) -> None:
         assert store.path == tmp_path / "env" / "from-env.db"
 
 
-def test_empty_file_becomes_a_store(db_path: Path) -> None:
+def test_an_empty_file_is_refused_not_silently_made_a_new_store(db_path: Path) -> None:
+    """A 0-byte file may be a store cut short: starting afresh there would hide the loss (issue 19, item 15)."""
     db_path.touch()
-    with Store.open(db_path) as store:
-        assert store.schema_version == schema.LATEST
+    with pytest.raises(StoreError, match=r"is an empty file \(0 bytes\).*restore a copy.*left untouched"):
+        Store.open(db_path)
+    assert db_path.stat().st_size == 0 and _companions(db_path) == []
+    with Store.open(db_path, fresh=True) as store:  # the app's "start a fresh database" keeps it aside
+        assert store.schema_version == schema.LATEST and store.moved_aside is not None
+        assert store.moved_aside.stat().st_size == 0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_new_store_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "private" / "new.db"
+    with Store.open(path) as store:
+        store.ensure_learner("Ana")
+        companions = [p for p in path.parent.iterdir() if p.name != path.name]
+        assert companions  # the WAL files exist while the store is open
+        for file in [path, *companions]:
+            assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
 
 
 def test_non_sqlite_file_is_refused_and_untouched(db_path: Path) -> None:

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from tutor.engine.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from tutor.engine.limits import DEFAULT_LIMITS, Budget, LimitExceeded, Limits
 from tutor.engine.matcher import GrammarError
 
 # --- the tree -------------------------------------------------------------------------------------
@@ -130,9 +130,10 @@ class _Tok:
 
 
 class _Lexer:
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, budget: Budget | None = None) -> None:
         self.text = text
         self.source = source
+        self.budget = budget
         self.i = 0
         self.newlines = [m.start() for m in re.finditer("\n", text)]  # pos() is a bisection, not a scan
 
@@ -149,6 +150,8 @@ class _Lexer:
         out: list[_Tok] = []
         text, n = self.text, len(self.text)
         while True:
+            if self.budget is not None:
+                self.budget.tick()
             self._skip_space()
             if self.i >= n:
                 out.append(_Tok("end", None, self.pos()))
@@ -390,13 +393,15 @@ class _Parser:
         return repr(t.value if not isinstance(t.value, bytes) else t.value.decode("utf-8", "replace"))
 
 
-def parse_gbnf(text: str, source: str = "<grammar>", limits: Limits | None = None) -> GrammarSource:
+def parse_gbnf(text: str, source: str = "<grammar>", limits: Limits | None = None, *,
+               budget: Budget | None = None) -> GrammarSource:
     """Return the rules of a GBNF grammar text; raise GrammarError naming any unsupported construct.
 
-    Parentheses and stacked repetition operators may nest `limits.max_depth` deep (LimitExceeded).
+    Parentheses and stacked repetition operators may nest `limits.max_depth` deep (LimitExceeded);
+    with a `budget`, reading the text counts against its clock too.
     """
     max_depth = (limits or DEFAULT_LIMITS).max_depth
-    rules = _Parser(_Lexer(text, source).tokens(), max_depth).grammar()
+    rules = _Parser(_Lexer(text, source, budget).tokens(), max_depth).grammar()
     if not rules:
         raise GrammarError(f"{source}: the grammar defines no rules; write at least 'root ::= …'")
     seen: dict[str, Rule] = {}

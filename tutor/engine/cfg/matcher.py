@@ -34,9 +34,10 @@ class CompiledCFG:
     """
 
     def __init__(self, grammar: Grammar, vocab: Vocabulary, *, cache_depth: int = 64, cache_states: int = 4096,
-                 precompute: bool = True, limits: Limits | None = None) -> None:
+                 precompute: bool = True, limits: Limits | None = None, budget: Budget | None = None) -> None:
         t0 = time.perf_counter()
-        budget = Budget(limits, subject=f"the grammar {grammar.source}")
+        # One budget for the whole compilation: given one (from compile_grammar), its clock keeps running.
+        budget = budget if budget is not None else Budget(limits, subject=f"the grammar {grammar.source}")
         budget.states(grammar.n_nodes)
         self.grammar = grammar
         self.vocab = vocab
@@ -242,12 +243,15 @@ def compile_cfg(source: str | Path, vocab: Vocabulary, *, limits: Limits | None 
                 cache_states: int = 4096, precompute: bool = True) -> CompiledCFG:
     """Return a GBNF grammar (a .gbnf path, or the grammar text itself) compiled against a vocabulary.
 
-    `limits` bound both steps (GrammarError / LimitExceeded naming the rule or the limit).
+    `limits` bound both steps together (GrammarError / LimitExceeded naming the rule or the limit).
     """
     if isinstance(source, Path) or (source.endswith(".gbnf") and "\n" not in source):
         path = Path(source)
-        grammar = compile_grammar(path.read_text(encoding="utf-8"), path.name, limits)
+        text, name = path.read_text(encoding="utf-8"), path.name
     else:
-        grammar = compile_grammar(str(source), limits=limits)
+        text, name = str(source), "<grammar>"
+    token_trie(vocab)  # built once per process: the vocabulary's cost, not this grammar's
+    budget = Budget(limits, subject=f"the grammar {name}")
+    grammar = compile_grammar(text, name, limits, budget=budget)
     return CompiledCFG(grammar, vocab, cache_depth=cache_depth, cache_states=cache_states, precompute=precompute,
-                       limits=limits)
+                       limits=limits, budget=budget)
