@@ -31,7 +31,7 @@ def test_switching_to_spanish_and_back_retranslates_the_window(qtbot, make_windo
 
     choose_in_settings(qtbot, window, language="es")
     assert settings.language == "es"
-    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Practice")  # LanguageChange events are posted
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Practice", timeout=10000)  # LanguageChange events are posted
     assert [window.tabs.tabText(i) for i in range(3)] == ["&Práctica", "&Historial", "Pr&ofesor"]
     assert window.practice.correct_button.text() == "&Corregir"
     assert window.practice.card.title.text() == "¡Correcto!"
@@ -44,7 +44,7 @@ def test_switching_to_spanish_and_back_retranslates_the_window(qtbot, make_windo
     assert window.tutor is engine  # a language change does not reload the model
 
     choose_in_settings(qtbot, window, language="en")
-    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Práctica")
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Práctica", timeout=10000)
     assert window.tabs.tabText(0) == "&Practice"
     assert window.practice.card.title.text() == "Correct!"
     assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"

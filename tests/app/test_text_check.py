@@ -23,7 +23,7 @@ def check_by_keyboard(qtbot, window, text: str) -> CheckResult:
     """Show the Text page, type `text`, press Ctrl+Enter and wait for the underlines; return the result."""
     view = window.text_view
     window.activateWindow()  # shortcuts reach the active window only
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=10000)
     qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is view and QApplication.focusWidget() is view.editor
     view.editor.clear()
@@ -96,7 +96,7 @@ def test_clicking_an_underlined_word_or_a_list_row_opens_its_card(qtbot, make_wi
     assert view.current_finding().written == "goed"
 
     install_language("es")
-    qtbot.waitUntil(lambda: window.tabs.tabText(3) != "Te&xt")
+    qtbot.waitUntil(lambda: window.tabs.tabText(3) != "Te&xt", timeout=10000)
     assert window.tabs.tabText(3) == "Te&xto"
     assert "irregular: el pasado simple" in card.explanation.text()  # the explanation follows the UI language
     assert card.spanish.text().startswith("En español")
@@ -161,7 +161,7 @@ def test_no_findings_says_what_was_checked_never_well_done(qtbot, make_window, e
     assert view.verdict.text() == "No errors in the 2 verbs I can check (was, like)."
     assert view.underlined() == [] and view.card.kind == "empty"
     install_language("es")
-    qtbot.waitUntil(lambda: not view.verdict.text().startswith("No errors"))
+    qtbot.waitUntil(lambda: not view.verdict.text().startswith("No errors"), timeout=10000)
     assert view.verdict.text() == "No hay errores en los 2 verbos que sé revisar (was, like)."
 
 
@@ -298,7 +298,7 @@ def test_every_control_on_the_page_is_named_and_the_page_fits_800_by_600(qtbot, 
         window.text_view.show_result(CheckResult(text, [(0, len(text))], [finding(text, "goed", "went")],
                                                  [Note(0, 9, "Yesterday", "test", "A note.", "Una nota.")]))
         window.resize(800, 600)
-        qtbot.waitUntil(lambda: window.size().width() == 800)
+        qtbot.waitUntil(lambda: window.size().width() == 800, timeout=10000)
         hint = window.minimumSizeHint()
         assert hint.width() <= 800 and hint.height() <= 600
         view = window.text_view
