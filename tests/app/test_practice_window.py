@@ -150,3 +150,20 @@ def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, result_fac
     assert card.title.text() == "Not sure"
     assert "31 %" in card.note.text() and "teacher" in card.note.text()
     assert "#8a4b00" in card.sentence.text()  # the suggestion is in amber, not in the green of a sure fix
+
+
+def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_window, engine, reads_done):
+    """The default pipeline forces its answer (no masked sampling): the tab shows the time per correction."""
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    results = [correct_by_keyboard(qtbot, window, s) for s in ("He goed to school.", "She have a cat.")]
+    with qtbot.waitSignal(window.teacher.dashboard.stats_ready, timeout=10000):
+        window.show_tab(2)  # no passphrase set: the dashboard is open
+    board = window.teacher.dashboard
+    text = board.latency_text.text()
+    assert "No timings" not in text and f"{engine.model.name}: 2 corrections" in text, text
+    assert "ms per correction" in text
+    assert sum(values[0] for _, values in board.latency_chart.rows) == 2
+    slowest = max(r.timings.total_ms for r in results)
+    assert f"p99 {slowest:.0f} ms" in text  # the nearest-rank p99 of two is the slower one

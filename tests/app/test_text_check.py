@@ -340,3 +340,16 @@ def test_shift_after_moves_later_spans_and_drops_overlapping_ones():
 def test_the_checked_forms_are_listed_once_each_with_their_count():
     assert forms_list(["came", "was", "was", "come"]) == "came, was ×2, come"
     assert forms_list([]) == ""
+
+
+@pytest.mark.model
+def test_checking_the_same_text_again_counts_its_findings_once(qtbot, make_window, engine, db_path, reads_done):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    for _ in range(3):
+        check_by_keyboard(qtbot, window, TWO_ERRORS)
+    with Store.open(db_path) as store:
+        assert store.count_history("Ana") == 2  # the text's findings were replaced, not added
+        assert store.error_counts("Ana")["verb"] == {"go": 1, "have": 1}
+        assert len(store.mistakes("Ana")) == 2

@@ -5,6 +5,7 @@ Every function takes a sqlite-utils Database and returns plain Python data.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -15,10 +16,15 @@ import sqlite_utils
 
 from tutor.store.names import name_key, visible_text
 from tutor.store.records import bound, history_row
-from tutor.store.schema import CORRECTIONS, LEARNERS, WEEK_SQL
+from tutor.store.schema import CORRECTIONS, LEARNERS, MASK_TIMINGS, OUTBOX, WEEK_SQL
 
 # Upper edges (µs) of the latency histogram buckets; the last bucket is open-ended.
 HISTOGRAM_EDGES_US: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+# Upper edges (ms) of the time-per-correction histogram; the last bucket is open-ended.
+TIME_EDGES_MS: tuple[float, ...] = (50, 100, 200, 500, 1000, 2000, 5000, 10000)
+# Corrections whose time is the model's: a text's findings share out one check's time, and an answer given
+# without the model (a verb outside the 20) took no model time.
+TIMED = "kind != 'check' AND tokens_sampled + tokens_forced > 0 AND total_ms > 0"
 NO_LEARNER = -1  # an id no row has: filtering by an unknown learner matches nothing
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -114,6 +120,29 @@ def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
 COUNTED = "kind != 'review' AND not_sure = 0"
 
 
+def same_text_key(text: str) -> str:
+    """Return what two checks of "the same text" share: the text with every run of spaces and line breaks as
+    one space, trimmed (a re-check after adding a blank line is the same text; any other edit is not)."""
+    return " ".join(text.split())
+
+
+def forget_text(db: sqlite_utils.Database, learner: int, text: str) -> int:
+    """Delete the learner's findings from earlier checks of the same text (same_text_key), with their mask
+    timings and outbox entries; return the rows deleted. The caller holds the write transaction."""
+    key = same_text_key(text)
+    texts = [t for (t,) in db.execute(f"SELECT DISTINCT source_text FROM {CORRECTIONS}"
+                                       " WHERE learner_id = ? AND kind = 'check' AND source_text IS NOT NULL",
+                                       [learner]) if same_text_key(t) == key]
+    deleted = 0
+    for old in texts:
+        rows = f"SELECT {{}} FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check' AND source_text = ?"
+        db.execute(f"DELETE FROM {MASK_TIMINGS} WHERE correction_seq IN ({rows.format('seq')})", [learner, old])
+        db.execute(f"DELETE FROM {OUTBOX} WHERE correction_id IN ({rows.format('id')})", [learner, old])
+        deleted += db.execute(f"DELETE FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check'"
+                              " AND source_text = ?", [learner, old]).rowcount
+    return deleted
+
+
 def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, dict[str, int]]:
     """Return {"verb"|"tense"|"person": {value: errors}}, most frequent first; errors exclude out-of-scope."""
     where, params = _learner_clause(learner, "AND")
@@ -168,12 +197,30 @@ def _nth(db: sqlite_utils.Database, column: str, model: str, n: int, q: float) -
     return float(row[0]) if row else 0.0
 
 
-def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Return per model: corrections timed, mask µs/token p50, p99 and max, and a histogram.
+def _rank(values: list[float], q: float) -> float:
+    """Return the nearest-rank q-th percentile of sorted `values` (0.0 for none)."""
+    return values[max(1, math.ceil(q / 100 * len(values))) - 1] if values else 0.0
 
-    Counts corrections whose mask ran (mask_p50_us > 0). mask_p50_us is the median of the
+
+def _buckets(values: list[float], edges: tuple[float, ...]) -> list[int]:
+    """Return how many `values` fall in each bucket (low, edge], the last one open-ended."""
+    counts = [0] * (len(edges) + 1)
+    for value in values:
+        counts[bisect.bisect_left(edges, value)] += 1
+    return counts
+
+
+def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Return per model: the time per correction and the mask's µs per token.
+
+    `timed` counts the corrections the model worked on (TIMED); `total_p50_ms` and `total_p99_ms` are
+    percentiles of their total time, and `time_histogram` buckets it by TIME_EDGES_MS ({"le_ms": upper
+    edge or None for the open last bucket, "count"}).
+
+    `corrections` counts corrections whose mask ran (mask_p50_us > 0; the default pipeline forces its
+    answer, so only the ablations' paths sample under the mask). mask_p50_us is the median of the
     per-correction medians; mask_p99_us the 99th percentile of the per-correction p99s; mask_max_us
-    the largest single mask; the histogram buckets the per-correction medians by HISTOGRAM_EDGES_US
+    the largest single mask; `histogram` buckets the per-correction medians by HISTOGRAM_EDGES_US
     ({"le_us": upper edge or None for the open last bucket, "count"}).
     """
     models_sql = (
@@ -184,18 +231,32 @@ def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     bucket_sql = (
         f"SELECT COUNT(*) FROM {CORRECTIONS} WHERE model_name = ? AND mask_p50_us > ? AND mask_p50_us <= ?"
     )
+    masked = dict(db.execute(models_sql).fetchall())
+    times: dict[str, list[float]] = {}
+    for name, ms in db.execute(f"SELECT model_name, total_ms FROM {CORRECTIONS} WHERE {TIMED}"):
+        times.setdefault(name, []).append(float(ms))
     summary = []
-    for name, n in db.execute(models_sql).fetchall():
-        counts = []
-        for low, high in zip((0, *HISTOGRAM_EDGES_US), (*HISTOGRAM_EDGES_US, math.inf), strict=True):
-            counts.append(int(db.execute(bucket_sql, [name, low, high]).fetchone()[0]))
+    for name in sorted(set(masked) | set(times)):
+        n = masked.get(name, 0)
+        counts = [0] * (len(HISTOGRAM_EDGES_US) + 1)
+        if n:
+            for index, (low, high) in enumerate(zip((0, *HISTOGRAM_EDGES_US), (*HISTOGRAM_EDGES_US, math.inf),
+                                                    strict=True)):
+                counts[index] = int(db.execute(bucket_sql, [name, low, high]).fetchone()[0])
         max_sql = f"SELECT MAX(mask_max_us) FROM {CORRECTIONS} WHERE model_name = ?"
-        max_row = db.execute(max_sql, [name]).fetchone()
+        max_row = db.execute(max_sql, [name]).fetchone() if n else (0.0,)
+        total = sorted(times.get(name, []))
         summary.append({
             "model_name": name,
+            "timed": len(total),
+            "total_p50_ms": _rank(total, 50),
+            "total_p99_ms": _rank(total, 99),
+            "time_histogram": [{"le_ms": edge, "count": count}
+                               for edge, count in zip((*TIME_EDGES_MS, None), _buckets(total, TIME_EDGES_MS),
+                                                      strict=True)],
             "corrections": n,
-            "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50),
-            "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99),
+            "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50) if n else 0.0,
+            "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99) if n else 0.0,
             "mask_max_us": float(max_row[0] or 0.0),
             "histogram": [{"le_us": edge, "count": count}
                           for edge, count in zip((*HISTOGRAM_EDGES_US, None), counts, strict=True)],
