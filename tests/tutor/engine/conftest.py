@@ -99,9 +99,15 @@ def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
 
 @pytest.fixture(scope="session")
 def plain_llm(default_model_path: Path):
-    """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings)."""
+    """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings).
+
+    Loaded with the repacking buffers off where the CPU has AMX, as every model of the tutor is: llama.cpp's
+    AMX kernel crashes on the first forward pass there (README, "Every CPU"), which killed the whole run."""
     import llama_cpp
 
-    llm = llama_cpp.Llama(str(default_model_path), n_ctx=256, seed=1234, verbose=False)
+    from tutor.decoding.native import model_params_for_this_cpu
+
+    with model_params_for_this_cpu():
+        llm = llama_cpp.Llama(str(default_model_path), n_ctx=256, seed=1234, verbose=False)
     yield llm
     llm.close()
