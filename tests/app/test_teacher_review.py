@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import time
 
 from PySide6.QtCore import Qt
 
 from tutor.store import Store
-from tutor.store.lock import SecretLock
+from tutor.store.lock import SecretLock, delay_after
 
 PASSPHRASE = "maestra-2026"
 
@@ -99,6 +100,14 @@ def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, fill
         reads_done()
         assert "not right" in lock.error.text()
     window.close()
+    with Store.open(filled_db) as store:  # the count is in the database, not in the closed window
+        db = store._conns.get()
+        assert db.execute("SELECT failures FROM secrets WHERE subject = 'teacher'").fetchone()[0] == 3
+        # three wrong tries buy a 1 s wait, which a busy machine can spend on the restart alone: make it
+        # the wait of nine, as if six more had come (the CLI's test does the same)
+        with store._conns.write("test: more wrong tries") as conn:
+            conn.execute("UPDATE secrets SET failures = 9, next_try = ? WHERE subject = 'teacher'",
+                         [time.time() + delay_after(9)])
     again = make_window(db=filled_db)
     again.show_tab(2)
     again.teacher.lock_page.passphrase.setText(PASSPHRASE)

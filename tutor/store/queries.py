@@ -5,7 +5,6 @@ Every function takes a sqlite-utils Database and returns plain Python data.
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -16,15 +15,13 @@ import sqlite_utils
 
 from tutor.store.names import name_key, visible_text
 from tutor.store.records import bound, history_row
-from tutor.store.schema import CORRECTIONS, LEARNERS, MASK_TIMINGS, OUTBOX, WEEK_SQL
+from tutor.store.schema import CORRECTIONS, LEARNERS, MASK_TIMINGS, OUTBOX, TIMED_SQL, WEEK_SQL
 
 # Upper edges (µs) of the latency histogram buckets; the last bucket is open-ended.
 HISTOGRAM_EDGES_US: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
 # Upper edges (ms) of the time-per-correction histogram; the last bucket is open-ended.
 TIME_EDGES_MS: tuple[float, ...] = (50, 100, 200, 500, 1000, 2000, 5000, 10000)
-# Corrections whose time is the model's: a text's findings share out one check's time, and an answer given
-# without the model (a verb outside the 20) took no model time.
-TIMED = "kind != 'check' AND tokens_sampled + tokens_forced > 0 AND total_ms > 0"
+TIMED = TIMED_SQL  # the rows with the model's time per correction (indexed: keep the exact text)
 NO_LEARNER = -1  # an id no row has: filtering by an unknown learner matches nothing
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -197,25 +194,42 @@ def _nth(db: sqlite_utils.Database, column: str, model: str, n: int, q: float) -
     return float(row[0]) if row else 0.0
 
 
-def _rank(values: list[float], q: float) -> float:
-    """Return the nearest-rank q-th percentile of sorted `values` (0.0 for none)."""
-    return values[max(1, math.ceil(q / 100 * len(values))) - 1] if values else 0.0
+_BY_TOTAL = f"{CORRECTIONS} INDEXED BY idx_corrections_model_total_ms"  # the partial index of the TIMED rows
 
 
-def _buckets(values: list[float], edges: tuple[float, ...]) -> list[int]:
-    """Return how many `values` fall in each bucket (low, edge], the last one open-ended."""
-    counts = [0] * (len(edges) + 1)
-    for value in values:
-        counts[bisect.bisect_left(edges, value)] += 1
-    return counts
+def _timed_models(db: sqlite_utils.Database) -> list[str]:
+    """Return the models that have timed corrections, one index seek each (no walk over the rows)."""
+    names: list[str] = []
+    sql = f"SELECT MIN(model_name) FROM {_BY_TOTAL} WHERE {TIMED} AND model_name > ?"
+    row = db.execute(f"SELECT MIN(model_name) FROM {_BY_TOTAL} WHERE {TIMED}").fetchone()
+    while row is not None and row[0] is not None:
+        names.append(row[0])
+        row = db.execute(sql, [row[0]]).fetchone()
+    return names
+
+
+def _timed_rank(db: sqlite_utils.Database, model: str, counts: list[int], q: float) -> float:
+    """Return the nearest-rank q-th percentile of a model's total ms, given its TIME_EDGES_MS bucket counts:
+    an OFFSET from the start of the bucket that holds that rank, so only part of one bucket is walked."""
+    rank = max(1, math.ceil(q / 100 * sum(counts)))  # 1-based
+    below = 0
+    for low, count in zip((0, *TIME_EDGES_MS), counts, strict=True):
+        if below + count >= rank:
+            sql = (f"SELECT total_ms FROM {_BY_TOTAL} WHERE model_name = ? AND {TIMED} AND total_ms > ?"
+                   " ORDER BY total_ms LIMIT 1 OFFSET ?")
+            row = db.execute(sql, [model, low, rank - below - 1]).fetchone()
+            return float(row[0]) if row else 0.0
+        below += count
+    return 0.0
 
 
 def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Return per model: the time per correction and the mask's µs per token.
 
     `timed` counts the corrections the model worked on (TIMED); `total_p50_ms` and `total_p99_ms` are
-    percentiles of their total time, and `time_histogram` buckets it by TIME_EDGES_MS ({"le_ms": upper
-    edge or None for the open last bucket, "count"}).
+    nearest-rank percentiles of their total time, and `time_histogram` buckets it by TIME_EDGES_MS
+    ({"le_ms": upper edge or None for the open last bucket, "count"}); all read the partial index of the
+    TIMED rows, never the table.
 
     `corrections` counts corrections whose mask ran (mask_p50_us > 0; the default pipeline forces its
     answer, so only the ablations' paths sample under the mask). mask_p50_us is the median of the
@@ -232,11 +246,11 @@ def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
         f"SELECT COUNT(*) FROM {CORRECTIONS} WHERE model_name = ? AND mask_p50_us > ? AND mask_p50_us <= ?"
     )
     masked = dict(db.execute(models_sql).fetchall())
-    times: dict[str, list[float]] = {}
-    for name, ms in db.execute(f"SELECT model_name, total_ms FROM {CORRECTIONS} WHERE {TIMED}"):
-        times.setdefault(name, []).append(float(ms))
+    timed = _timed_models(db)
+    time_bucket_sql = (f"SELECT COUNT(*) FROM {_BY_TOTAL} WHERE model_name = ? AND {TIMED}"
+                       " AND total_ms > ? AND total_ms <= ?")  # the first bucket starts above 0: no time, no row
     summary = []
-    for name in sorted(set(masked) | set(times)):
+    for name in sorted(set(masked) | set(timed)):
         n = masked.get(name, 0)
         counts = [0] * (len(HISTOGRAM_EDGES_US) + 1)
         if n:
@@ -245,15 +259,16 @@ def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
                 counts[index] = int(db.execute(bucket_sql, [name, low, high]).fetchone()[0])
         max_sql = f"SELECT MAX(mask_max_us) FROM {CORRECTIONS} WHERE model_name = ?"
         max_row = db.execute(max_sql, [name]).fetchone() if n else (0.0,)
-        total = sorted(times.get(name, []))
+        time_counts = [int(db.execute(time_bucket_sql, [name, low, high]).fetchone()[0]) if name in timed else 0
+                       for low, high in zip((0, *TIME_EDGES_MS), (*TIME_EDGES_MS, math.inf), strict=True)]
+        m = sum(time_counts)
         summary.append({
             "model_name": name,
-            "timed": len(total),
-            "total_p50_ms": _rank(total, 50),
-            "total_p99_ms": _rank(total, 99),
+            "timed": m,
+            "total_p50_ms": _timed_rank(db, name, time_counts, 50) if m else 0.0,
+            "total_p99_ms": _timed_rank(db, name, time_counts, 99) if m else 0.0,
             "time_histogram": [{"le_ms": edge, "count": count}
-                               for edge, count in zip((*TIME_EDGES_MS, None), _buckets(total, TIME_EDGES_MS),
-                                                      strict=True)],
+                               for edge, count in zip((*TIME_EDGES_MS, None), time_counts, strict=True)],
             "corrections": n,
             "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50) if n else 0.0,
             "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99) if n else 0.0,
