@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.settings_dialog: SettingsDialog | None = None
         self.about_box: QMessageBox | None = None
         self.loading = False
+        self.shown_result: CorrectionResult | None = None  # the correction the status line speaks of
 
         self.messages = MessageArea(self)
         self.learner_bar = LearnerBar(settings, self)
@@ -182,6 +183,8 @@ class MainWindow(QMainWindow):
         self.model_label.setAccessibleName(self.tr("Model status"))
         self.load_progress.setAccessibleName(self.tr("Model loading progress"))
         self.mask_label.setAccessibleName(self.tr("Masking latency of the last correction"))
+        if self.shown_result is not None:
+            self.mask_label.setText(self.status_line(self.shown_result))
         self._update_title()
         self._update_model_label()
 
@@ -350,6 +353,7 @@ class MainWindow(QMainWindow):
         result, saved_error = done.result, done.save_error
         self.practice.set_working(False)
         self.practice.card.show_result(result)
+        self.shown_result = result
         self.mask_label.setText(self.status_line(result))
         if saved_error is not None:
             self.messages.show_message(

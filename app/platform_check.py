@@ -3,21 +3,74 @@
 When the plugin cannot load, Qt aborts the whole process (a core dump, exit 134), so it cannot
 be caught where the window is made. `python -m app.platform_check` is that child: it makes a
 QGuiApplication, prints the platform's name and exits 0.
+
+When the xcb plugin fails, `ldd` (in this process, without loading Qt) lists the plugin's system
+libraries the loader cannot find, and the message names only the packages that install those
+(data/platform/qt_libraries.json); without ldd it names the README's whole list.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 EXIT_NO_PLATFORM = 3
+_NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found\s*$", re.MULTILINE)
 
-DEBIAN_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0"
-                   " libxcb-randr0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3")
-FEDORA_PACKAGES = ("xcb-util-cursor xcb-util-wm xcb-util-keysyms xcb-util-image xcb-util-renderutil"
-                   " libxkbcommon-x11 mesa-libEGL mesa-libGL fontconfig dbus-libs")
+
+@cache
+def _libraries() -> dict[str, dict]:
+    from tutor.resources import data_path
+
+    return json.loads(data_path("platform", "qt_libraries.json").read_text(encoding="utf-8"))["libraries"]
+
+
+def packages(system: str, libraries: list[str] | None = None) -> list[str]:
+    """Return the `system` ('debian' or 'fedora') packages that install `libraries` (None: the README's whole
+    list), each once, in the table's order; a library the table does not know is named as itself."""
+    table = _libraries()
+    if libraries is None:
+        return list(dict.fromkeys(entry[system] for entry in table.values() if entry.get("readme")))
+    wanted = set(libraries)
+    known = [entry[system] for name, entry in table.items() if name in wanted]
+    return list(dict.fromkeys(known + [name for name in libraries if name not in table]))
+
+
+def missing_libraries(ldd_output: str) -> list[str]:
+    """Return the libraries `ldd` reported as not found, each once, in its order."""
+    return list(dict.fromkeys(_NOT_FOUND.findall(ldd_output)))
+
+
+def xcb_plugin() -> Path | None:
+    """Return the path of PySide6's xcb platform plugin (found without importing Qt), or None."""
+    spec = importlib.util.find_spec("PySide6")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        plugin = Path(folder, "Qt", "plugins", "platforms", "libqxcb.so")
+        if plugin.exists():
+            return plugin
+    return None
+
+
+def missing_for_xcb(timeout: float = 30.0) -> list[str] | None:
+    """Return the system libraries the xcb plugin needs and the loader cannot find ([] when none is missing),
+    or None when that cannot be told (no ldd, no plugin)."""
+    ldd, plugin = shutil.which("ldd"), xcb_plugin()
+    if ldd is None or plugin is None:
+        return None
+    try:
+        proc = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return missing_libraries(proc.stdout)
 
 
 @dataclass(frozen=True)
@@ -29,16 +82,23 @@ class PlatformVerdict:
     message: str = ""
 
 
-def advice(stderr: str) -> str:
-    """Return what to do, in one paragraph, for the error text Qt printed."""
+def advice(stderr: str, missing: list[str] | None = None) -> str:
+    """Return what to do, in one paragraph, for the error text Qt printed; `missing` names the libraries
+    ldd could not find (None: unknown, so the README's whole list is named)."""
     text = stderr.lower()
+    if missing:
+        debian, fedora = " ".join(packages("debian", missing)), " ".join(packages("fedora", missing))
+        return (f"Qt's window system plugin (xcb) could not load: {len(missing)} system"
+                f" librar{'y is' if len(missing) == 1 else 'ies are'} missing ({', '.join(missing)}). Install"
+                f" {'it' if len(missing) == 1 else 'them'}, then start grammar-tutor again."
+                f" Debian/Ubuntu: sudo apt install {debian}. Fedora: sudo dnf install {fedora}.")
     if "could not connect to display" in text or ("$display" in text and "wayland" not in text):
         return ("there is no screen to open the window on (no DISPLAY or WAYLAND_DISPLAY). Start grammar-tutor"
                 " from a desktop session; for scripts use the commands (grammar-tutor correct …).")
     if "xcb-cursor0" in text or "xcb" in text:
         return ("Qt's window system plugin (xcb) could not load: system libraries are missing. Install them,"
-                f" then start grammar-tutor again. Debian/Ubuntu: sudo apt install {DEBIAN_PACKAGES}."
-                f" Fedora: sudo dnf install {FEDORA_PACKAGES}.")
+                f" then start grammar-tutor again. Debian/Ubuntu: sudo apt install {' '.join(packages('debian'))}."
+                f" Fedora: sudo dnf install {' '.join(packages('fedora'))}.")
     if "wayland" in text:
         return ("Qt's Wayland plugin could not load. Install the Wayland client libraries (Debian/Ubuntu:"
                 " sudo apt install libwayland-client0 libwayland-cursor0 libwayland-egl1 libxkbcommon0), or"
@@ -59,7 +119,8 @@ def check_platform(timeout: float = 60.0) -> PlatformVerdict:
         return PlatformVerdict(True, proc.stdout.strip().splitlines()[-1])
     if "No module named" in proc.stderr:
         return PlatformVerdict(False, "", "PySide6 is not installed: pip install PySide6-Essentials")
-    return PlatformVerdict(False, "", advice(proc.stderr))
+    missing = missing_for_xcb() if "xcb" in proc.stderr.lower() else None
+    return PlatformVerdict(False, "", advice(proc.stderr, missing))
 
 
 def ensure_platform() -> int | None:

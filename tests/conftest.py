@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,3 +56,23 @@ def broken_template_model(tmp_path_factory, default_model_path) -> Path:
     path = tmp_path_factory.mktemp("broken") / "broken-template.gguf"
     path.write_bytes(data[:end] + b"endfxr" + data[end + 6:])
     return path
+
+
+@pytest.fixture
+def kill_after() -> Iterator[Callable[[subprocess.Popen, float], None]]:
+    """Return arm(proc, seconds): kill the child if it still runs after `seconds`.
+
+    A test that reads a child's pipe line by line has no timeout of its own; this turns a child that hangs
+    into a failed test instead of a hung suite.
+    """
+    timers: list[threading.Timer] = []
+
+    def arm(proc: subprocess.Popen, seconds: float) -> None:
+        timer = threading.Timer(seconds, proc.kill)
+        timer.daemon = True
+        timer.start()
+        timers.append(timer)
+
+    yield arm
+    for timer in timers:
+        timer.cancel()

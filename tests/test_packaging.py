@@ -27,7 +27,7 @@ def test_tutor_never_imports_qt_or_the_gui():
 
 def test_wheel_carries_data_grammars_and_models(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(tmp_path), str(ROOT)], check=True)
+                    str(tmp_path), str(ROOT)], check=True, timeout=600)
     wheel = next(tmp_path.glob("grammar_tutor-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("tutor/_data/a13/verbs.json", "tutor/_grammars/a13.schema.json",
@@ -40,10 +40,10 @@ def test_installed_package_finds_its_data_from_another_folder(tmp_path):
     """A non-editable install into a target folder, imported from elsewhere, loads the §A13 table."""
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "-q",
-                    "--target", str(target), str(ROOT)], check=True)
+                    "--target", str(target), str(ROOT)], check=True, timeout=600)
     code = ("import tutor.resources as r, tutor.scope as s; "
             f"assert str(r.folder('data')).startswith({str(target)!r}), r.folder('data'); "
             "print(len(s.load_scope().cells))")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target)},
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "300"

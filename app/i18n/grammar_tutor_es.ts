@@ -164,6 +164,51 @@
         <source>exporting the history</source>
         <translation>se exportaba el historial</translation>
     </message>
+    <message>
+        <location filename="../views/teacher.py" line="351" />
+        <source>Change &amp;passphrase…</source>
+        <translation>Cambiar la &amp;contraseña…</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="352" />
+        <source>Set &amp;passphrase…</source>
+        <translation>Establecer &amp;contraseña…</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="354" />
+        <source>Not protected: no teacher passphrase is set, so anyone using this computer can open this page and export every learner's history. Set passphrase… protects it.</source>
+        <translation>Sin protección: no hay contraseña de profesor, así que cualquiera que use este ordenador puede abrir esta página y exportar el historial de todos los alumnos. «Establecer contraseña…» la protege.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="424" />
+        <source>{0} corrections, all in the statistics</source>
+        <translation>{0} correcciones, todas en las estadísticas</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="425" />
+        <source>{0} corrections in the statistics; the history also lists {1} practice retries and findings I was not sure of</source>
+        <translation>{0} correcciones en las estadísticas; el historial muestra además {1} repasos de práctica y hallazgos de los que no estaba seguro</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="490" />
+        <source>Time per correction</source>
+        <translation>Tiempo por corrección</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="496" />
+        <source>{0}: {1} corrections · {2:.0f} ms per correction (median), p99 {3:.0f} ms</source>
+        <translation>{0}: {1} correcciones · {2:.0f} ms por corrección (mediana), p99 {3:.0f} ms</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="500" />
+        <source>{0}: {1} corrections sampled under the mask · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs</source>
+        <translation>{0}: {1} correcciones muestreadas bajo la máscara · máscara p50 {2:.1f} µs/token, p99 {3:.1f} µs, máx. {4:.1f} µs</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="517" />
+        <source>Time per correction (ms) · {0}</source>
+        <translation>Tiempo por corrección (ms) · {0}</translation>
+    </message>
 </context>
 <context>
     <name>Errors</name>
@@ -424,6 +469,16 @@
         <source>A learner called {0} already exists; they are picked instead.</source>
         <translation>Ya existe un alumno llamado {0}; se elige ese alumno.</translation>
     </message>
+    <message>
+        <location filename="../views/learners.py" line="277" />
+        <source>Too many wrong tries. Wait {0} s, then try again.</source>
+        <translation>Demasiados intentos fallidos. Espera {0} s y vuelve a intentarlo.</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="308" />
+        <source>A PIN needs at least {0} characters.</source>
+        <translation>Un PIN necesita al menos {0} caracteres.</translation>
+    </message>
 </context>
 <context>
     <name>LockPage</name>
@@ -491,6 +546,16 @@
         <location filename="../views/teacher.py" line="133" />
         <source>That passphrase is not right. Try again.</source>
         <translation>Esa contraseña no es correcta. Inténtalo de nuevo.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="109" />
+        <source>The history database is not available, so Teacher review stays locked.</source>
+        <translation>La base de datos del historial no está disponible, así que la revisión del profesor sigue bloqueada.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="148" />
+        <source>Too many wrong tries. Wait {0} s, then try again.</source>
+        <translation>Demasiados intentos fallidos. Espera {0} s y vuelve a intentarlo.</translation>
     </message>
 </context>
 <context>
@@ -794,6 +859,16 @@
         <source>Type the learner's name.</source>
         <translation>Escribe el nombre del alumno.</translation>
     </message>
+    <message>
+        <location filename="../views/learners.py" line="58" />
+        <source>With a PIN (at least {0} characters), other learners cannot switch to this profile in the app. The teacher passphrase opens it too.</source>
+        <translation>Con un PIN (de al menos {0} caracteres), los demás alumnos no pueden cambiar a este perfil en la aplicación. La contraseña del profesor también lo abre.</translation>
+    </message>
+    <message>
+        <location filename="../views/learners.py" line="80" />
+        <source>A PIN needs at least {0} characters.</source>
+        <translation>Un PIN necesita al menos {0} caracteres.</translation>
+    </message>
 </context>
 <context>
     <name>PinDialog</name>
@@ -983,6 +1058,21 @@
         <source>Confidence: {0} %</source>
         <translation>Confianza: {0} %</translation>
     </message>
+    <message>
+        <location filename="../views/card.py" line="197" />
+        <source>Note: {0}</source>
+        <translation>Nota: {0}</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="200" />
+        <source>I do not correct this pattern; it is here so you can look at it.</source>
+        <translation>No corrijo esta construcción; la señalo para que la revises.</translation>
+    </message>
+    <message>
+        <location filename="../views/card.py" line="243" />
+        <source>The verb I can check here, “{0}”, is right.</source>
+        <translation>El verbo que sé revisar aquí, «{0}», está bien.</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1065,6 +1155,11 @@
         <location filename="../views/settings_dialog.py" line="149" />
         <source>checking the model</source>
         <translation>se comprobaba el modelo</translation>
+    </message>
+    <message>
+        <location filename="../views/settings_dialog.py" line="138" />
+        <source>Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}</source>
+        <translation>Verificado: {0} · sha256 {1}… · funciona en este ordenador · licencia: {2}</translation>
     </message>
 </context>
 <context>
@@ -1656,6 +1751,199 @@
     <message>
         <source>learners</source>
         <translation>alumnos</translation>
+    </message>
+</context>
+<context>
+    <name>ClassMenus</name>
+    <message>
+        <location filename="../views/class_server.py" line="150" />
+        <source>Send my &amp;history to the teacher…</source>
+        <translation>Enviar mi &amp;historial al profesor…</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="151" />
+        <source>&amp;Import learners' files…</source>
+        <translation>&amp;Importar archivos de alumnos…</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="152" />
+        <source>&amp;Class server…</source>
+        <translation>Servidor de &amp;clase…</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="153" />
+        <source>T&amp;eacher</source>
+        <translation>Pr&amp;ofesor</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="159" />
+        <source>Choose a learner first: the bundle holds one learner's history.</source>
+        <translation>Elige primero un alumno: el archivo guarda el historial de un solo alumno.</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="162" />
+        <source>Send my history to the teacher</source>
+        <translation>Enviar mi historial al profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="163" />
+        <location filename="../views/class_server.py" line="188" />
+        <source>grammar-tutor bundles (*.json)</source>
+        <translation>Archivos de grammar-tutor (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="177" />
+        <source>Saved {0} corrections to {1}. Give this file to your teacher.</source>
+        <translation>Se guardaron {0} correcciones en {1}. Dale este archivo a tu profesor.</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="187" />
+        <source>Import learners' files</source>
+        <translation>Importar archivos de alumnos</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="212" />
+        <source>{0} new, {1} already present, {2} conflicts.</source>
+        <translation>{0} nuevas, {1} ya presentes, {2} conflictos.</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="223" />
+        <source>{0}: {1}: {2} new, {3} already present, {4} conflicts</source>
+        <translation>{0}: {1}: {2} nuevas, {3} ya presentes, {4} conflictos</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="226" />
+        <source> (another learner here is called {0}; imported as {1})</source>
+        <translation> (aquí ya hay otro alumno llamado {0}; importado como {1})</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="228" />
+        <source> (new learner)</source>
+        <translation> (alumno nuevo)</translation>
+    </message>
+</context>
+<context>
+    <name>ClassServerDialog</name>
+    <message>
+        <location filename="../views/class_server.py" line="64" />
+        <source>Class server</source>
+        <translation>Servidor de clase</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="65" />
+        <source>Use the class server (the local model is used when it cannot be reached)</source>
+        <translation>Usar el servidor de clase (se usa el modelo local cuando no se puede conectar)</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="66" />
+        <source>Use the class server</source>
+        <translation>Usar el servidor de clase</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="68" />
+        <source>Server address</source>
+        <translation>Dirección del servidor</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="70" />
+        <source>Class code</source>
+        <translation>Código de clase</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="74" />
+        <source>&amp;Test connection</source>
+        <translation>&amp;Probar la conexión</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="77" />
+        <source>Server &amp;address:</source>
+        <translation>&amp;Dirección del servidor:</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="78" />
+        <source>Class &amp;code:</source>
+        <translation>&amp;Código de clase:</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="107" />
+        <source>Connecting…</source>
+        <translation>Conectando…</translation>
+    </message>
+    <message>
+        <location filename="../views/class_server.py" line="115" />
+        <source>Connected: the server runs {0}.</source>
+        <translation>Conectado: el servidor usa {0}.</translation>
+    </message>
+</context>
+<context>
+    <name>SetPassphraseDialog</name>
+    <message>
+        <location filename="../views/teacher.py" line="169" />
+        <source>Change the teacher passphrase</source>
+        <translation>Cambiar la contraseña del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="170" />
+        <source>Set a teacher passphrase</source>
+        <translation>Establecer una contraseña de profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="174" />
+        <source>&amp;Current passphrase:</source>
+        <translation>Contraseña &amp;actual:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="174" />
+        <source>Current teacher passphrase</source>
+        <translation>Contraseña actual del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="175" />
+        <source>&amp;New passphrase:</source>
+        <translation>Contraseña &amp;nueva:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="175" />
+        <source>New teacher passphrase</source>
+        <translation>Nueva contraseña del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="176" />
+        <source>&amp;Repeat it:</source>
+        <translation>&amp;Repítela:</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="176" />
+        <source>Repeat the new teacher passphrase</source>
+        <translation>Repite la nueva contraseña del profesor</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="187" />
+        <source>At least {0} characters. It guards Teacher review here and `grammar-tutor history` and every export on this database. Anyone who can copy the database file can still read it with other tools.</source>
+        <translation>Al menos {0} caracteres. Protege aquí la revisión del profesor, y `grammar-tutor history` y cada exportación de esta base de datos. Quien pueda copiar el archivo de la base de datos aún puede leerlo con otras herramientas.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="212" />
+        <source>The passphrase needs at least {0} characters.</source>
+        <translation>La contraseña necesita al menos {0} caracteres.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="215" />
+        <source>The two passphrases differ; type the same one twice.</source>
+        <translation>Las dos contraseñas no coinciden; escribe la misma dos veces.</translation>
+    </message>
+    <message>
+        <location filename="../views/teacher.py" line="225" />
+        <source>Too many wrong tries. Wait {0} s, then try again.</source>
+        <translation>Demasiados intentos fallidos. Espera {0} s y vuelve a intentarlo.</translation>
+    </message>
+</context>
+<context>
+    <name>TeacherView</name>
+    <message>
+        <location filename="../views/teacher.py" line="657" />
+        <source>The teacher passphrase is set. Lock locks this page.</source>
+        <translation>La contraseña del profesor está puesta. «Bloquear» bloquea esta página.</translation>
     </message>
 </context>
 </TS>

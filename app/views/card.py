@@ -15,6 +15,7 @@ from app.views.panel import Panel, set_text_colour
 from tutor.api import not_sure_threshold
 from tutor.result import CorrectionResult
 from tutor.scope import load_scope
+from tutor.text.notes import Note, notes_for
 
 NOT_SURE_BELOW = not_sure_threshold()  # from the judge's calibration (data/judge/weights.json)
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
@@ -108,6 +109,7 @@ class ResultCard(Panel):
         self.explanation_es = _label(self)
         self.explanation_en = _label(self)
         self.verbs = _label(self)
+        self.notes = _label(self)  # neutral notes on patterns §A13 does not label (as in the Text tab)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 14)
         layout.setSpacing(10)
@@ -120,6 +122,7 @@ class ResultCard(Panel):
             self.explanation_es,
             self.explanation_en,
             self.verbs,
+            self.notes,
         ):
             layout.addWidget(widget)
         layout.addStretch(1)
@@ -159,18 +162,52 @@ class ResultCard(Panel):
             self.explanation_es,
             self.explanation_en,
             self.verbs,
+            self.notes,
         ):
             widget.hide()
+        notes = notes_for(result.original) if result is not None else []
         if result is None:
             self.kind = "empty"
             self._title(self.tr("Your correction appears here"), GREY)
             self._show(self.note, self.tr("Type an English sentence above and press Ctrl+Enter."))
+        elif notes and self._note_instead(result, notes):
+            self._render_notes(result, notes)
         elif result.out_of_scope:
             self._render_out_of_scope(result)
+            self._show_notes(notes)
         else:
             self._render_answer(result)
+            self._show_notes(notes)
         self.setAccessibleName(self.tr("Result"))
         self.setAccessibleDescription(self.plain_text())
+
+    @staticmethod
+    def _note_instead(result: CorrectionResult, notes: list[Note]) -> bool:
+        """Return True when a note, not the answer, is what to show (the Text tab's rule): the answer would
+        praise the sentence, fix a span a note covers, or call a pattern of one of the 20 verbs out of scope."""
+        if result.out_of_scope:
+            return any(n.kind != "outside_verb" for n in notes)
+        if result.is_correct or result.error_start is None or result.error_end is None:
+            return True
+        return any(n.start < result.error_end and result.error_start < n.end for n in notes)
+
+    def _render_notes(self, result: CorrectionResult, notes: list[Note]) -> None:
+        """The neutral face: what the pattern is, no praise and no fix."""
+        self.kind = "note"
+        self._title(self.tr("Note: {0}").format(notes[0].written), BLUE)
+        self._show(self.sentence, escape(result.original))
+        self._show(self.note, self._note_messages(notes))
+        self._show(self.verbs, escape(self.tr("I do not correct this pattern; it is here so you can look at it.")))
+
+    def _show_notes(self, notes: list[Note]) -> None:
+        if notes:
+            self._show(self.notes, self._note_messages(notes))
+
+    @staticmethod
+    def _note_messages(notes: list[Note]) -> str:
+        from app.views.finding_card import ui_is_spanish  # the finding card imports this module
+
+        return "<br>".join(emphasised(n.message_es if ui_is_spanish() else n.message_en) for n in notes)
 
     def _render_out_of_scope(self, result: CorrectionResult) -> None:
         self.kind = "out_of_scope"
@@ -247,6 +284,7 @@ class ResultCard(Panel):
             self.explanation_es,
             self.explanation_en,
             self.verbs,
+            self.notes,
         ):
             if not label.isHidden():
                 parts.append(_strip_html(label.text()))

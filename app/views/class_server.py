@@ -206,23 +206,35 @@ class ClassMenus(QObject):
 
         summaries = [o for o in outcomes if not isinstance(o, StoreError)]
         refused = [str(o) for o in outcomes if isinstance(o, StoreError)]
-        new = sum(s.new for s in summaries)
-        present = sum(s.present for s in summaries)
         conflicts = sum(len(s.conflicts) for s in summaries)
-        lines = [self.tr("{0} new, {1} already present, {2} conflicts.").format(new, present, conflicts)]
-        lines += [s.line() for s in summaries] + refused
-        self._report("\n".join(lines), warning=bool(refused or conflicts))
+
+        def report() -> str:  # asked again when the language changes while it is on show
+            lines = [self.tr("{0} new, {1} already present, {2} conflicts.").format(
+                sum(s.new for s in summaries), sum(s.present for s in summaries), conflicts)]
+            lines += [self._summary_line(s) for s in summaries] + refused
+            return "\n".join(lines)
+
+        self._report(report, warning=bool(refused or conflicts))
         if self.window.teacher.is_unlocked():
             self.window.teacher.dashboard.refresh()  # the new learners and rows appear at once
+
+    def _summary_line(self, summary: Any) -> str:
+        """Return one bundle's line (tutor.store.bundle.ImportSummary) in the current language."""
+        line = self.tr("{0}: {1}: {2} new, {3} already present, {4} conflicts").format(
+            summary.source, summary.learner, summary.new, summary.present, len(summary.conflicts))
+        if summary.renamed_from:
+            return line + self.tr(" (another learner here is called {0}; imported as {1})").format(
+                summary.renamed_from, summary.learner)
+        return line + (self.tr(" (new learner)") if summary.learner_added else "")
 
     def open_server_settings(self) -> None:
         """Open the class-server dialog."""
         self.dialog = ClassServerDialog(self.window.settings.q, self.window)
         self.dialog.open()
 
-    def _report(self, text: str, *, warning: bool = False) -> None:
-        self.last_report = text
-        self.window.messages.show_message(text, key="class", level="warning" if warning else "info")
+    def _report(self, text: str | Callable[[], str], *, warning: bool = False) -> None:
+        bar = self.window.messages.show_message(text, key="class", level="warning" if warning else "info")
+        self.last_report = bar.text.text()
 
 
 def install(window: MainWindow) -> ClassMenus:

@@ -6,6 +6,7 @@ A note is shown neutrally: what the pattern is, with no praise and no fix.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QEvent, QLocale, Qt
@@ -45,7 +46,7 @@ class FindingCard(Panel):
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a keyboard user can reach it and hear it read
         self.finding: Finding | None = None
         self.note_item: Note | None = None
-        self.empty_text = ""
+        self.empty_text: str | Callable[[], str] = ""
         self.kind = "empty"
         self.title = _label(self)
         self.change = _label(self)
@@ -96,8 +97,9 @@ class FindingCard(Panel):
         self.finding, self.note_item = None, note
         self.render()
 
-    def show_empty(self, text: str = "") -> None:
-        """Show the empty face with `text` ('' for the default hint)."""
+    def show_empty(self, text: str | Callable[[], str] = "") -> None:
+        """Show the empty face with `text` ('' for the default hint); a callable is asked again at each render, so
+        the text follows a language switch."""
         self.finding, self.note_item, self.empty_text = None, None, text
         self.render()
 
@@ -112,7 +114,8 @@ class FindingCard(Panel):
         else:
             self.kind = "empty"
             self._title(escape(self.tr("Select an underlined word")), GREY)
-            self._show(self.note, escape(self.empty_text) or self.tr(
+            empty = self.empty_text() if callable(self.empty_text) else self.empty_text
+            self._show(self.note, escape(empty) or self.tr(
                 "Click an underlined word in your text, or pick a line in the list, to see why it is marked."))
         self.setAccessibleName(self.tr("Finding"))
         self.setAccessibleDescription(self.plain_text())

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
 
 from app.views.panel import Panel, set_text_colour
 
+Text = str | Callable[[], str]  # a string, or a function that returns it in the current language
+
 _STYLES = {
     "error": ("#fdecea", "#b3261e"),
     "warning": ("#fff4e0", "#8a4b00"),
@@ -46,14 +48,21 @@ class MessageBar(Panel):
         self._layout.addWidget(self.text, 1)
         self._layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self.buttons: list[QPushButton] = []
+        self._source: Text = ""
+        self._labels: list[Text] = []
         self.retranslate()
         self.hide()
 
     def retranslate(self) -> None:
-        """Set the fixed texts in the current language."""
+        """Set the fixed texts in the current language, and the message's own when it was given as a callable."""
         self.close_button.setToolTip(self.tr("Dismiss this message"))
         self.close_button.setAccessibleName(self.tr("Dismiss message"))
         self.setAccessibleName(self.tr("Message"))
+        if callable(self._source):
+            self._set_text(self._source())
+        for button, label in zip(self.buttons, self._labels, strict=False):
+            if callable(label):
+                button.setText(label())
 
     def changeEvent(self, event: QEvent) -> None:
         """Retranslate on a language switch."""
@@ -63,12 +72,15 @@ class MessageBar(Panel):
 
     def show_message(
         self,
-        text: str,
+        text: Text,
         *,
         level: str = "error",
-        actions: Sequence[tuple[str, Callable[[], None]]] = (),
+        actions: Sequence[tuple[Text, Callable[[], None]]] = (),
     ) -> None:
-        """Show `text` with one button per (label, callback) action; each button also dismisses the bar."""
+        """Show `text` with one button per (label, callback) action; each button also dismisses the bar.
+
+        A text or label given as a callable (returning the string, through tr()) is asked again when the
+        language changes, so the message on show follows the switch."""
         for button in self.buttons:
             self._layout.removeWidget(button)
             button.deleteLater()
@@ -77,16 +89,21 @@ class MessageBar(Panel):
         self.set_colours(background, foreground)
         set_text_colour(self.text, foreground)
         self.level = level
-        self.text.setText(text)
-        self.setAccessibleDescription(text)
+        self._source = text
+        self._labels = [label for label, _ in actions]
+        self._set_text(text() if callable(text) else text)
         for index, (label, callback) in enumerate(actions):
-            button = QPushButton(label, self)
+            button = QPushButton(label() if callable(label) else label, self)
             button.clicked.connect(self.dismiss)
             button.clicked.connect(callback)
             self._layout.insertWidget(1 + index, button, 0, Qt.AlignmentFlag.AlignTop)
             self.buttons.append(button)
         self.show()
-        self.shown.emit(text)
+        self.shown.emit(self.text.text())
+
+    def _set_text(self, text: str) -> None:
+        self.text.setText(text)
+        self.setAccessibleDescription(text)
 
     def dismiss(self) -> None:
         """Hide the bar."""
@@ -112,20 +129,20 @@ class MessageArea(QWidget):
 
     def show_message(
         self,
-        text: str,
+        text: Text,
         *,
         key: str = "general",
         level: str = "error",
-        actions: Sequence[tuple[str, Callable[[], None]]] = (),
+        actions: Sequence[tuple[Text, Callable[[], None]]] = (),
     ) -> MessageBar:
-        """Show (or replace) the message for `key`; return its bar."""
+        """Show (or replace) the message for `key` (a callable text follows language switches); return its bar."""
         bar = self.bars.get(key)
         if bar is None:
             bar = MessageBar(self)
             self.bars[key] = bar
             self._layout.addWidget(bar)
         bar.show_message(text, level=level, actions=actions)
-        self.shown.emit(key, text)
+        self.shown.emit(key, bar.text.text())
         return bar
 
     def dismiss(self, key: str) -> None:

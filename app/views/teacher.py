@@ -34,9 +34,8 @@ from app.errors import describe
 from app.labels import person_label, tense_label
 from app.settings import AppSettings
 from app.views.charts import BarChart, ColumnChart
-from app.views.elided_label import ElidedLabel
 from app.views.history import HistoryView
-from app.views.panel import set_text_colour
+from app.views.panel import Panel, set_text_colour
 from app.worker import STORE, Report, run_job
 
 if TYPE_CHECKING:
@@ -290,11 +289,16 @@ class Dashboard(QWidget):
         self.passphrase_button = QPushButton(self)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
-        # Shown while no teacher passphrase is set; in the tab bar's corner, so it costs no height.
-        self.open_warning = ElidedLabel(self)
-        self.open_warning.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # Shown while no teacher passphrase is set: a banner above the learners and the sub-tabs, wrapped, so
+        # the whole warning is read and the Statistics / History / Latency tabs keep their room.
+        self.open_banner = Panel(self, radius=4)
+        self.open_banner.set_colours("#fff4e0", "#8a4b00")
+        self.open_warning = QLabel(self.open_banner)
+        self.open_warning.setWordWrap(True)
         set_text_colour(self.open_warning, "#8a4b00")
-        self.tabs.setCornerWidget(self.open_warning, Qt.Corner.TopRightCorner)
+        banner_layout = QHBoxLayout(self.open_banner)
+        banner_layout.setContentsMargins(10, 6, 10, 6)
+        banner_layout.addWidget(self.open_warning)
         self.protected = False
 
         left = QWidget(self)
@@ -315,6 +319,7 @@ class Dashboard(QWidget):
         buttons.addWidget(self.passphrase_button)
         buttons.addWidget(self.lock_button)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.open_banner)
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
 
@@ -356,7 +361,7 @@ class Dashboard(QWidget):
     def set_protected(self, protected: bool) -> None:
         """Show whether a teacher passphrase guards this page (Lock works only then)."""
         self.protected = protected
-        self.open_warning.setVisible(not protected)
+        self.open_banner.setVisible(not protected)
         self.lock_button.setEnabled(protected)
         self.retranslate()
 
@@ -401,7 +406,9 @@ class Dashboard(QWidget):
         everyone.setData(Qt.ItemDataRole.UserRole, ALL_LEARNERS)
         self.learners.addItem(everyone)
         for row in rows:
-            item = QListWidgetItem(f"{row['name']} ({row['corrections']})")
+            # the number the charts add up to; the History sub-tab lists every row (the tooltip says both)
+            item = QListWidgetItem(f"{row['name']} ({row['counted']})")
+            item.setToolTip(self._count_tip(row["counted"], row["corrections"]))
             item.setData(Qt.ItemDataRole.UserRole, row["name"])
             self.learners.addItem(item)
         selected = 0
@@ -411,6 +418,12 @@ class Dashboard(QWidget):
         self.learners.setCurrentRow(selected)
         self.learners.blockSignals(False)
         self._learner_changed()
+
+    def _count_tip(self, counted: int, rows: int) -> str:
+        if counted == rows:
+            return self.tr("{0} corrections, all in the statistics").format(counted)
+        return self.tr("{0} corrections in the statistics; the history also lists {1} practice retries and"
+                       " findings I was not sure of").format(counted, rows - counted)
 
     def _learner_changed(self, *_: Any) -> None:
         learner = self.selected_learner()
@@ -472,27 +485,27 @@ class Dashboard(QWidget):
         self._show_latency(latency)
 
     def _show_latency(self, latency: list[dict[str, Any]]) -> None:
-        if not latency:
+        if not any(model["timed"] or model["corrections"] for model in latency):
             self.latency_text.setText(self.tr("No timings yet: correct a sentence first."))
-            self.latency_chart.set_data(self.tr("Masking time per token"), [], [], self.tr("No timings yet."))
+            self.latency_chart.set_data(self.tr("Time per correction"), [], [], self.tr("No timings yet."))
             return
         lines = []
         for model in latency:
-            lines.append(
-                self.tr("{0}: {1} corrections · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs, max {4:.1f} µs").format(
-                    model["model_name"] or self.tr("unknown model"),
-                    model["corrections"],
-                    model["mask_p50_us"],
-                    model["mask_p99_us"],
-                    model["mask_max_us"],
-                )
-            )
+            name = model["model_name"] or self.tr("unknown model")
+            if model["timed"]:
+                lines.append(self.tr("{0}: {1} corrections · {2:.0f} ms per correction (median), p99 {3:.0f} ms")
+                             .format(name, model["timed"], model["total_p50_ms"], model["total_p99_ms"]))
+            if model["corrections"]:  # only the ablations sample under the mask; the default forces its answer
+                lines.append(self.tr(
+                    "{0}: {1} corrections sampled under the mask · mask p50 {2:.1f} µs/token, p99 {3:.1f} µs,"
+                    " max {4:.1f} µs").format(name, model["corrections"], model["mask_p50_us"], model["mask_p99_us"],
+                                            model["mask_max_us"]))
         self.latency_text.setText("\n".join(lines))
-        first = latency[0]
+        busiest = max(latency, key=lambda model: model["timed"])
         rows = []
         previous = 0.0
-        for bucket in first["histogram"]:
-            edge = bucket["le_us"]
+        for bucket in busiest["time_histogram"]:
+            edge = bucket["le_ms"]
             label = f"≤{edge:g}" if edge is not None else f">{previous:g}"
             rows.append((label, (bucket["count"],)))
             previous = edge if edge is not None else previous
@@ -501,7 +514,7 @@ class Dashboard(QWidget):
         while len(rows) > 1 and rows[0][1][0] == 0 and rows[1][1][0] == 0:
             rows.pop(0)
         self.latency_chart.set_data(
-            self.tr("Masking time per token (µs, median of each correction) · {0}").format(first["model_name"]),
+            self.tr("Time per correction (ms) · {0}").format(busiest["model_name"]),
             [self.tr("corrections")],
             rows,
             self.tr("No timings yet."),

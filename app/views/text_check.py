@@ -461,7 +461,7 @@ class TextCheckView(QWidget):
             else:
                 self.select_row(0)
         else:
-            self.card.show_empty(self.tr("Nothing to fix among the verbs I can check. Read the notes, if any."))
+            self.card.show_empty(lambda: self.tr("Nothing to fix among the verbs I can check. Read the notes, if any."))
         self._show_verdict()
 
     def _select_quietly(self, row: int) -> None:
@@ -648,7 +648,7 @@ class TextCheckView(QWidget):
         if self.findings:
             self.select_row(min(row, len(self.findings) - 1))
         else:
-            self.card.show_empty(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
+            self.card.show_empty(lambda: self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
 
     def apply_all(self) -> None:
         """Replace every finding the checker is sure of (one undo step); questions stay for the learner."""
@@ -659,7 +659,7 @@ class TextCheckView(QWidget):
         if self.findings:
             self.select_row(0)
         else:
-            self.card.show_empty(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
+            self.card.show_empty(lambda: self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
 
     def _apply(self, chosen: list[Finding]) -> None:
         text = self.editor.toPlainText()

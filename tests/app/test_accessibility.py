@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -73,15 +74,19 @@ def test_custom_widgets_have_accessible_names(qtbot, make_window, filled_db, res
 def test_the_keyboard_reaches_everything_on_the_practice_page(qtbot, make_window, engine):
     window = make_window(tutor=engine)
     window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=10000)
     editor = window.practice.editor
     editor.setFocus()
     chain = []
     widget = editor
     for _ in range(6):
         widget = widget.nextInFocusChain()
-        while not (widget.isVisible() and widget.isEnabled() and widget.focusPolicy() & Qt.FocusPolicy.TabFocus):
+        for _ in range(1000):  # the chain is a ring: a window with no reachable control must not loop forever
+            if widget.isVisible() and widget.isEnabled() and widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                break
             widget = widget.nextInFocusChain()
+        else:
+            pytest.fail("no control takes Tab focus")
         chain.append(widget)
     assert chain[0] is window.practice.correct_button
     assert chain[1] is window.practice.clear_button
@@ -108,7 +113,7 @@ def test_the_window_fits_800_by_600_with_a_large_font(qtbot, make_window, engine
             result_factory("He goed home.", ("go", "past simple", "3rd singular", "went", "fue"), wrong="goed")
         )
         window.resize(800, 600)
-        qtbot.waitUntil(lambda: window.size().width() == 800)
+        qtbot.waitUntil(lambda: window.size().width() == 800, timeout=10000)
         assert window.size().height() == 600
         hint = window.minimumSizeHint()
         assert hint.width() <= 800 and hint.height() <= 600

@@ -83,6 +83,33 @@ def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, eng
     verbs = card.verbs.text()
     assert all(verb in verbs for verb in load_scope().verbs)
     assert card.chips_box.isHidden()
+    assert "forget" in card.notes.text()  # the Text tab's note on the verb outside the 20
+
+
+@pytest.mark.parametrize("sentence", ["I am agree with you.", "He don't want to come.", "She have 25 years.",
+                                      "People is very friendly here."])
+def test_a_known_learner_pattern_gets_the_text_tabs_neutral_note_never_correct(qtbot, make_window, engine, sentence):
+    """Outside §A13's labels: no praise and no fix, the same note the Text tab shows for the same sentence."""
+    window = make_window(tutor=engine)
+    correct_by_keyboard(qtbot, window, sentence)
+    card = window.practice.card
+    text_tab_notes = engine.check(sentence).notes
+    assert text_tab_notes, "the Text tab has a note for this sentence"
+    assert card.kind == "note"
+    assert "Correct" not in card.plain_text() and "fix" not in card.title.text()
+    assert card.title.text() == f"Note: {text_tab_notes[0].written}"
+    shown = card.plain_text()  # the Text tab's messages, word for word (their *marks* become bold)
+    assert all(note.message_en.replace("*", "") in shown for note in text_tab_notes)
+    assert card.chips_box.isHidden() and "line-through" not in card.sentence.text()
+
+
+def test_a_note_elsewhere_in_the_sentence_does_not_hide_a_real_fix(qtbot, make_window, engine):
+    window = make_window(tutor=engine)
+    result = correct_by_keyboard(qtbot, window, "I am agree that he goed home.")
+    card = window.practice.card
+    assert not result.is_correct and result.error_span == "goed"
+    assert card.kind == "error" and "line-through" in card.sentence.text()
+    assert not card.notes.isHidden() and "agree" in card.notes.text()
 
 
 def test_the_correct_button_works_too_and_history_refreshes(qtbot, make_window, engine, reads_done):
@@ -123,3 +150,20 @@ def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, result_fac
     assert card.title.text() == "Not sure"
     assert "31 %" in card.note.text() and "teacher" in card.note.text()
     assert "#8a4b00" in card.sentence.text()  # the suggestion is in amber, not in the green of a sure fix
+
+
+def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_window, engine, reads_done):
+    """The default pipeline forces its answer (no masked sampling): the tab shows the time per correction."""
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    results = [correct_by_keyboard(qtbot, window, s) for s in ("He goed to school.", "She have a cat.")]
+    with qtbot.waitSignal(window.teacher.dashboard.stats_ready, timeout=10000):
+        window.show_tab(2)  # no passphrase set: the dashboard is open
+    board = window.teacher.dashboard
+    text = board.latency_text.text()
+    assert "No timings" not in text and f"{engine.model.name}: 2 corrections" in text, text
+    assert "ms per correction" in text
+    assert sum(values[0] for _, values in board.latency_chart.rows) == 2
+    slowest = max(r.timings.total_ms for r in results)
+    assert f"p99 {slowest:.0f} ms" in text  # the nearest-rank p99 of two is the slower one

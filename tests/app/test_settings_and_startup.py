@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -97,11 +98,18 @@ def test_grammar_tutor_without_arguments_opens_the_window(qtbot, settings, db_pa
     settings.model = str(tmp_path / "absent.gguf")  # fails at once: this test is about start-up, not the model
     monkeypatch.setattr(app.main.logging, "basicConfig", lambda **kwargs: None)
     seen: dict[str, object] = {}
-    earlier = {id(w) for w in QApplication.topLevelWidgets()}  # windows other tests left open are not ours
+    # Windows other tests left open are not ours. Kept as objects, not id()s: the wrapper of a widget Python never
+    # touched is a temporary, and its id can be reused by the new window, which would then never be found.
+    earlier = QApplication.topLevelWidgets()
+    deadline = time.monotonic() + 120
 
     def look_then_close() -> None:
-        windows = [w for w in QApplication.topLevelWidgets()
-                   if isinstance(w, MainWindow) and w.isVisible() and id(w) not in earlier]
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+                   and not any(w is old for old in earlier)]
+        if time.monotonic() > deadline:  # fail, never hang: the window did not show up or never finished loading
+            seen["timeout"] = f"{len(windows)} new window(s) after 120 s"
+            QApplication.exit(1)
+            return
         if not windows or windows[0].loading:
             QTimer.singleShot(50, look_then_close)
             return
@@ -112,7 +120,7 @@ def test_grammar_tutor_without_arguments_opens_the_window(qtbot, settings, db_pa
         window.close()
 
     QTimer.singleShot(100, look_then_close)
-    assert main(["--db", str(db_path)]) == 0
+    assert main(["--db", str(db_path)]) == 0, seen.get("timeout")
     assert seen["db"] == str(db_path) and "absent.gguf" in str(seen["message"])
     assert seen["hook"] is not app.main.sys.__excepthook__  # errors in slots become messages while it runs
     assert app.main.sys.excepthook is app.main.sys.__excepthook__

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import time
 
 from PySide6.QtCore import Qt
 
 from tutor.store import Store
-from tutor.store.lock import SecretLock
+from tutor.store.lock import SecretLock, delay_after
 
 PASSPHRASE = "maestra-2026"
 
@@ -99,6 +100,14 @@ def test_wrong_tries_are_throttled_even_after_a_restart(qtbot, make_window, fill
         reads_done()
         assert "not right" in lock.error.text()
     window.close()
+    with Store.open(filled_db) as store:  # the count is in the database, not in the closed window
+        db = store._conns.get()
+        assert db.execute("SELECT failures FROM secrets WHERE subject = 'teacher'").fetchone()[0] == 3
+        # three wrong tries buy a 1 s wait, which a busy machine can spend on the restart alone: make it
+        # the wait of nine, as if six more had come (the CLI's test does the same)
+        with store._conns.write("test: more wrong tries") as conn:
+            conn.execute("UPDATE secrets SET failures = 9, next_try = ? WHERE subject = 'teacher'",
+                         [time.time() + delay_after(9)])
     again = make_window(db=filled_db)
     again.show_tab(2)
     again.teacher.lock_page.passphrase.setText(PASSPHRASE)
@@ -137,8 +146,10 @@ def test_dashboard_lists_learners_and_charts_their_mistakes(qtbot, make_window, 
     weeks = dict(board.week_chart.rows)
     assert weeks["01-05"] == (2.0, 2.0)  # Ana's goed and Ben's goes, both mistakes
     assert weeks["01-12"] == (3.0, 1.0)
-    assert "smollm2-135m" in board.latency_text.text() and "p50 3.0 µs" in board.latency_text.text()
-    assert board.latency_chart.rows == [("≤2", (0.0,)), ("≤5", (5.0,))]  # empty ends trimmed
+    latency = board.latency_text.text()
+    assert "smollm2-135m: 5 corrections · 260 ms per correction (median)" in latency  # Ben's and Ana's 5
+    assert "p50 3.0 µs" in latency  # these rows were sampled under the mask too
+    assert board.latency_chart.rows == [("≤200", (0.0,)), ("≤500", (5.0,))]  # ms; empty ends trimmed
 
     with qtbot.waitSignal(board.stats_ready, timeout=10000):
         board.learners.setCurrentRow(2)  # Ben
@@ -249,3 +260,41 @@ def test_names_in_banners_are_text_not_html(make_window, filled_db, reads_done):
     window.learner_bar.create("<B>BOLD</B> EVE")  # folded like the store folds it
     reads_done()
     assert "already exists" in window.messages.message("learner")
+
+
+def test_the_learner_list_and_the_charts_count_the_same_corrections(qtbot, make_window, db_path, result_factory):
+    """Practice retries and not-sure findings are in the history but not in the statistics: the list's number is
+    the charts' (the tooltip tells the rest)."""
+    from dataclasses import replace
+
+    with Store.open(db_path) as store:
+        for sentence in ("He goed home.", "She have a cat.", "I am happy."):
+            store.save_correction(result_factory(sentence, ("go", "past simple", "3rd singular", "went", "fue"),
+                                                 wrong=sentence.split()[1] if "happy" not in sentence else None),
+                                  learner="Lucia")
+        retry = result_factory("He went home.", ("go", "past simple", "3rd singular", "went", "fue"))
+        store.save_correction(replace(retry, kind="review"), learner="Lucia")
+        store.save_correction(replace(retry, not_sure=True, is_correct=False), learner="Lucia")
+    window = make_window()
+    open_dashboard(qtbot, window)
+    board = window.teacher.dashboard
+    item = board.learners.item(1)
+    assert item.text() == "Lucia (3)"
+    assert sum(values[0] for _, values in board.week_chart.rows) == 3  # corrections per week add up to it
+    assert "3 corrections in the statistics" in item.toolTip() and "2 practice retries" in item.toolTip()
+    assert board.history.model.rowCount() == 5  # the History sub-tab lists every row
+
+
+def test_the_warning_without_a_passphrase_sits_above_the_sub_tabs_whole(qtbot, make_window):
+    window = make_window()
+    window.resize(800, 600)
+    open_dashboard(qtbot, window)
+    board = window.teacher.dashboard
+    banner, tabs = board.open_banner, board.tabs
+    assert banner.isVisible() and tabs.cornerWidget(Qt.Corner.TopRightCorner) is None
+    assert banner.mapTo(window, banner.rect().bottomLeft()).y() <= tabs.mapTo(window, tabs.rect().topLeft()).y()
+    label = board.open_warning
+    assert label.height() >= label.heightForWidth(label.width())  # wrapped, not cut off
+    bar = tabs.tabBar()
+    assert [bar.tabText(i) for i in range(bar.count())] == ["Statistics", "History", "Latency"]
+    assert all(bar.rect().contains(bar.tabRect(i)) for i in range(bar.count()))  # every sub-tab in full view

@@ -23,7 +23,7 @@ def check_by_keyboard(qtbot, window, text: str) -> CheckResult:
     """Show the Text page, type `text`, press Ctrl+Enter and wait for the underlines; return the result."""
     view = window.text_view
     window.activateWindow()  # shortcuts reach the active window only
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=10000)
     qtbot.keyClick(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
     assert window.tabs.currentWidget() is view and QApplication.focusWidget() is view.editor
     view.editor.clear()
@@ -96,7 +96,7 @@ def test_clicking_an_underlined_word_or_a_list_row_opens_its_card(qtbot, make_wi
     assert view.current_finding().written == "goed"
 
     install_language("es")
-    qtbot.waitUntil(lambda: window.tabs.tabText(3) != "Te&xt")
+    qtbot.waitUntil(lambda: window.tabs.tabText(3) != "Te&xt", timeout=10000)
     assert window.tabs.tabText(3) == "Te&xto"
     assert "irregular: el pasado simple" in card.explanation.text()  # the explanation follows the UI language
     assert card.spanish.text().startswith("En español")
@@ -194,7 +194,7 @@ def test_no_findings_says_what_was_checked_never_well_done(qtbot, make_window, e
     assert view.verdict.text() == "No errors in the 2 verbs I can check (was, like)."
     assert view.underlined() == [] and view.card.kind == "empty"
     install_language("es")
-    qtbot.waitUntil(lambda: not view.verdict.text().startswith("No errors"))
+    qtbot.waitUntil(lambda: not view.verdict.text().startswith("No errors"), timeout=10000)
     assert view.verdict.text() == "No hay errores en los 2 verbos que sé revisar (was, like)."
 
 
@@ -336,7 +336,7 @@ def test_every_control_on_the_page_is_named_and_the_page_fits_800_by_600(qtbot, 
         window.text_view.show_result(CheckResult(text, [(0, len(text))], [finding(text, "goed", "went")],
                                                  [Note(0, 9, "Yesterday", "test", "A note.", "Una nota.")]))
         window.resize(800, 600)
-        qtbot.waitUntil(lambda: window.size().width() == 800)
+        qtbot.waitUntil(lambda: window.size().width() == 800, timeout=10000)
         hint = window.minimumSizeHint()
         assert hint.width() <= 800 and hint.height() <= 600
         view = window.text_view
@@ -407,3 +407,15 @@ def test_the_window_takes_keystrokes_while_a_long_check_runs_and_the_findings_fo
     assert underlined and underlined[-1] == "goed"  # the sentence typed during the check has its finding
     assert view.underlined()[-1][:2] == (len(now) - len("goed home."), len(now) - len(" home."))
     qtbot.waitUntil(lambda: not view.working, timeout=60000)
+
+
+def test_checking_the_same_text_again_counts_its_findings_once(qtbot, make_window, engine, db_path, reads_done):
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    for _ in range(3):
+        check_by_keyboard(qtbot, window, TWO_ERRORS)
+    with Store.open(db_path) as store:
+        assert store.count_history("Ana") == 2  # the text's findings were replaced, not added
+        assert store.error_counts("Ana")["verb"] == {"go": 1, "have": 1}
+        assert len(store.mistakes("Ana")) == 2

@@ -17,7 +17,7 @@ def test_success_and_progress_arrive_on_the_gui_thread(qtbot):
         report("half")
         return threading.get_ident() != gui  # True: op ran on a worker thread
 
-    with qtbot.waitCallback() as done:
+    with qtbot.waitCallback(timeout=10000) as done:
         worker.run_job(
             op,
             success=lambda value: (
@@ -32,9 +32,9 @@ def test_success_and_progress_arrive_on_the_gui_thread(qtbot):
 
 
 def test_failure_delivers_the_exception_not_a_traceback(qtbot):
-    with qtbot.waitCallback() as done:
+    with qtbot.waitCallback(timeout=10000) as done:
         job = worker.run_job(lambda report: 1 / 0, success=lambda v: done("no"), failure=done)
-    qtbot.waitUntil(lambda: job.done)
+    qtbot.waitUntil(lambda: job.done, timeout=10000)
     assert isinstance(done.args[0], ZeroDivisionError)
     assert job.traceback is not None and "ZeroDivisionError" in job.traceback
 
@@ -45,9 +45,9 @@ def test_nothing_is_delivered_to_a_destroyed_receiver(qtbot):
     gate = threading.Event()
     job = worker.run_job(lambda report: gate.wait(5), success=calls.append, failure=calls.append, receiver=receiver)
     receiver.deleteLater()
-    qtbot.waitUntil(lambda: not _alive(receiver))
+    qtbot.waitUntil(lambda: not _alive(receiver), timeout=10000)
     gate.set()
-    qtbot.waitUntil(lambda: job.done)
+    qtbot.waitUntil(lambda: job.done, timeout=10000)
     assert calls == []
 
 
@@ -59,7 +59,7 @@ def _alive(obj: QObject) -> bool:
 
 def test_jobs_run_one_at_a_time_in_order(qtbot):
     order: list[int] = []
-    with qtbot.waitCallback() as done:
+    with qtbot.waitCallback(timeout=10000) as done:
         for index in range(3):
             worker.run_job(
                 lambda report, i=index: i,
@@ -75,7 +75,7 @@ def test_leak_guard_sees_a_running_qthread(qtbot, leak_guard):
     thread = QThread()
     thread.start()
     try:
-        qtbot.waitUntil(thread.isRunning)
+        qtbot.waitUntil(thread.isRunning, timeout=10000)
         assert any("QThread" in problem for problem in thread_leaks(before))
     finally:
         thread.quit()
@@ -87,9 +87,9 @@ def test_leak_guard_sees_a_running_job(qtbot, leak_guard):
     thread_snapshot, thread_leaks = leak_guard
     before = thread_snapshot()
     gate = threading.Event()
-    with qtbot.waitCallback() as done:
+    with qtbot.waitCallback(timeout=10000) as done:
         worker.run_job(lambda report: gate.wait(5), success=done, failure=done)
-        qtbot.waitUntil(lambda: worker.pool().activeThreadCount() == 1)
+        qtbot.waitUntil(lambda: worker.pool().activeThreadCount() == 1, timeout=10000)
         assert any("job" in problem for problem in thread_leaks(before))
         gate.set()
     worker.wait_for_jobs()

@@ -15,10 +15,13 @@ import sqlite_utils
 
 from tutor.store.names import name_key, visible_text
 from tutor.store.records import bound, history_row
-from tutor.store.schema import CORRECTIONS, LEARNERS, WEEK_SQL
+from tutor.store.schema import CORRECTIONS, LEARNERS, MASK_TIMINGS, OUTBOX, TIMED_SQL, WEEK_SQL
 
 # Upper edges (µs) of the latency histogram buckets; the last bucket is open-ended.
 HISTOGRAM_EDGES_US: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
+# Upper edges (ms) of the time-per-correction histogram; the last bucket is open-ended.
+TIME_EDGES_MS: tuple[float, ...] = (50, 100, 200, 500, 1000, 2000, 5000, 10000)
+TIMED = TIMED_SQL  # the rows with the model's time per correction (indexed: keep the exact text)
 NO_LEARNER = -1  # an id no row has: filtering by an unknown learner matches nothing
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -114,6 +117,29 @@ def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
 COUNTED = "kind != 'review' AND not_sure = 0"
 
 
+def same_text_key(text: str) -> str:
+    """Return what two checks of "the same text" share: the text with every run of spaces and line breaks as
+    one space, trimmed (a re-check after adding a blank line is the same text; any other edit is not)."""
+    return " ".join(text.split())
+
+
+def forget_text(db: sqlite_utils.Database, learner: int, text: str) -> int:
+    """Delete the learner's findings from earlier checks of the same text (same_text_key), with their mask
+    timings and outbox entries; return the rows deleted. The caller holds the write transaction."""
+    key = same_text_key(text)
+    texts = [t for (t,) in db.execute(f"SELECT DISTINCT source_text FROM {CORRECTIONS}"
+                                       " WHERE learner_id = ? AND kind = 'check' AND source_text IS NOT NULL",
+                                       [learner]) if same_text_key(t) == key]
+    deleted = 0
+    for old in texts:
+        rows = f"SELECT {{}} FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check' AND source_text = ?"
+        db.execute(f"DELETE FROM {MASK_TIMINGS} WHERE correction_seq IN ({rows.format('seq')})", [learner, old])
+        db.execute(f"DELETE FROM {OUTBOX} WHERE correction_id IN ({rows.format('id')})", [learner, old])
+        deleted += db.execute(f"DELETE FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check'"
+                              " AND source_text = ?", [learner, old]).rowcount
+    return deleted
+
+
 def error_counts(db: sqlite_utils.Database, learner: int | None) -> dict[str, dict[str, int]]:
     """Return {"verb"|"tense"|"person": {value: errors}}, most frequent first; errors exclude out-of-scope."""
     where, params = _learner_clause(learner, "AND")
@@ -168,12 +194,47 @@ def _nth(db: sqlite_utils.Database, column: str, model: str, n: int, q: float) -
     return float(row[0]) if row else 0.0
 
 
-def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Return per model: corrections timed, mask µs/token p50, p99 and max, and a histogram.
+_BY_TOTAL = f"{CORRECTIONS} INDEXED BY idx_corrections_model_total_ms"  # the partial index of the TIMED rows
 
-    Counts corrections whose mask ran (mask_p50_us > 0). mask_p50_us is the median of the
+
+def _timed_models(db: sqlite_utils.Database) -> list[str]:
+    """Return the models that have timed corrections, one index seek each (no walk over the rows)."""
+    names: list[str] = []
+    sql = f"SELECT MIN(model_name) FROM {_BY_TOTAL} WHERE {TIMED} AND model_name > ?"
+    row = db.execute(f"SELECT MIN(model_name) FROM {_BY_TOTAL} WHERE {TIMED}").fetchone()
+    while row is not None and row[0] is not None:
+        names.append(row[0])
+        row = db.execute(sql, [row[0]]).fetchone()
+    return names
+
+
+def _timed_rank(db: sqlite_utils.Database, model: str, counts: list[int], q: float) -> float:
+    """Return the nearest-rank q-th percentile of a model's total ms, given its TIME_EDGES_MS bucket counts:
+    an OFFSET from the start of the bucket that holds that rank, so only part of one bucket is walked."""
+    rank = max(1, math.ceil(q / 100 * sum(counts)))  # 1-based
+    below = 0
+    for low, count in zip((0, *TIME_EDGES_MS), counts, strict=True):
+        if below + count >= rank:
+            sql = (f"SELECT total_ms FROM {_BY_TOTAL} WHERE model_name = ? AND {TIMED} AND total_ms > ?"
+                   " ORDER BY total_ms LIMIT 1 OFFSET ?")
+            row = db.execute(sql, [model, low, rank - below - 1]).fetchone()
+            return float(row[0]) if row else 0.0
+        below += count
+    return 0.0
+
+
+def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Return per model: the time per correction and the mask's µs per token.
+
+    `timed` counts the corrections the model worked on (TIMED); `total_p50_ms` and `total_p99_ms` are
+    nearest-rank percentiles of their total time, and `time_histogram` buckets it by TIME_EDGES_MS
+    ({"le_ms": upper edge or None for the open last bucket, "count"}); all read the partial index of the
+    TIMED rows, never the table.
+
+    `corrections` counts corrections whose mask ran (mask_p50_us > 0; the default pipeline forces its
+    answer, so only the ablations' paths sample under the mask). mask_p50_us is the median of the
     per-correction medians; mask_p99_us the 99th percentile of the per-correction p99s; mask_max_us
-    the largest single mask; the histogram buckets the per-correction medians by HISTOGRAM_EDGES_US
+    the largest single mask; `histogram` buckets the per-correction medians by HISTOGRAM_EDGES_US
     ({"le_us": upper edge or None for the open last bucket, "count"}).
     """
     models_sql = (
@@ -184,18 +245,33 @@ def latency_summary(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     bucket_sql = (
         f"SELECT COUNT(*) FROM {CORRECTIONS} WHERE model_name = ? AND mask_p50_us > ? AND mask_p50_us <= ?"
     )
+    masked = dict(db.execute(models_sql).fetchall())
+    timed = _timed_models(db)
+    time_bucket_sql = (f"SELECT COUNT(*) FROM {_BY_TOTAL} WHERE model_name = ? AND {TIMED}"
+                       " AND total_ms > ? AND total_ms <= ?")  # the first bucket starts above 0: no time, no row
     summary = []
-    for name, n in db.execute(models_sql).fetchall():
-        counts = []
-        for low, high in zip((0, *HISTOGRAM_EDGES_US), (*HISTOGRAM_EDGES_US, math.inf), strict=True):
-            counts.append(int(db.execute(bucket_sql, [name, low, high]).fetchone()[0]))
+    for name in sorted(set(masked) | set(timed)):
+        n = masked.get(name, 0)
+        counts = [0] * (len(HISTOGRAM_EDGES_US) + 1)
+        if n:
+            for index, (low, high) in enumerate(zip((0, *HISTOGRAM_EDGES_US), (*HISTOGRAM_EDGES_US, math.inf),
+                                                    strict=True)):
+                counts[index] = int(db.execute(bucket_sql, [name, low, high]).fetchone()[0])
         max_sql = f"SELECT MAX(mask_max_us) FROM {CORRECTIONS} WHERE model_name = ?"
-        max_row = db.execute(max_sql, [name]).fetchone()
+        max_row = db.execute(max_sql, [name]).fetchone() if n else (0.0,)
+        time_counts = [int(db.execute(time_bucket_sql, [name, low, high]).fetchone()[0]) if name in timed else 0
+                       for low, high in zip((0, *TIME_EDGES_MS), (*TIME_EDGES_MS, math.inf), strict=True)]
+        m = sum(time_counts)
         summary.append({
             "model_name": name,
+            "timed": m,
+            "total_p50_ms": _timed_rank(db, name, time_counts, 50) if m else 0.0,
+            "total_p99_ms": _timed_rank(db, name, time_counts, 99) if m else 0.0,
+            "time_histogram": [{"le_ms": edge, "count": count}
+                               for edge, count in zip((*TIME_EDGES_MS, None), time_counts, strict=True)],
             "corrections": n,
-            "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50),
-            "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99),
+            "mask_p50_us": _nth(db, "mask_p50_us", name, n, 50) if n else 0.0,
+            "mask_p99_us": _nth(db, "mask_p99_us", name, n, 99) if n else 0.0,
             "mask_max_us": float(max_row[0] or 0.0),
             "histogram": [{"le_us": edge, "count": count}
                           for edge, count in zip((*HISTOGRAM_EDGES_US, None), counts, strict=True)],

@@ -139,9 +139,15 @@ class Store:
             return int(queries.learner_id(db, clean))
 
     def learners(self) -> list[dict[str, Any]]:
-        """Return every learner as {"id", "name", "created", "corrections"}, by name."""
+        """Return every learner as {"id", "name", "created", "corrections", "counted"}, by name.
+
+        `corrections` counts every row (what the History lists); `counted` leaves out what the statistics
+        leave out (practice retries and findings the judge was not sure of: queries.COUNTED), so it is the
+        total the teacher's charts add up to.
+        """
         sql = (
-            f"SELECT l.id, l.name, l.created, COUNT(c.seq) AS corrections FROM {schema.LEARNERS} l"
+            f"SELECT l.id, l.name, l.created, COUNT(c.seq) AS corrections,"
+            f" COALESCE(SUM(c.seq IS NOT NULL AND {queries.COUNTED}), 0) AS counted FROM {schema.LEARNERS} l"
             f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id"
             " GROUP BY l.id ORDER BY l.name COLLATE NOCASE"
         )
@@ -179,26 +185,40 @@ class Store:
 
     def save_check(self, result: Any, *, learner: Learner) -> list[str]:
         """Save every finding of a text check (tutor.text.check.CheckResult) in one transaction, each with the
-        text it came from; findings below the "not sure" threshold are marked so and left out of statistics."""
-        rows = check_results(result)
-        return self.save_corrections(rows, learner=learner) if rows else []
+        text it came from; findings below the "not sure" threshold are marked so and left out of statistics.
+
+        Checking the same text again replaces its findings instead of adding them: the learner's earlier
+        findings from a text that is the same (queries.same_text_key: equal but for spacing and line breaks)
+        are deleted in the same transaction, so a text's mistakes count once. An edited text is another text.
+        """
+        learner_id = self._learner_for_write(learner)
+        with self._conns.write("saving a text check") as db:
+            queries.forget_text(db, learner_id, result.text)
+            return self._insert(db, ((row, None) for row in check_results(result)), learner_id)
 
     def save_dated(self, items: Iterable[tuple[CorrectionResult, datetime | None]], *, learner: Learner,
                    model_name: str | None = None, model_sha256: str | None = None,
                    settings: dict[str, Any] | None = None) -> list[str]:
         """Save (result, created) pairs in one transaction, e.g. an import; return their UUIDs in order."""
         learner_id = self._learner_for_write(learner)
-        ids: list[str] = []
         with self._conns.write("saving a correction") as db:
-            # Plain parameterised INSERTs: sqlite-utils' insert() re-reads the table's columns per call.
-            for result, created in items:
-                row = correction_row(result, learner_id=learner_id, model_name=model_name,
-                                     model_sha256=model_sha256, settings=settings, created=created)
-                seq = db.conn.execute(_INSERT_CORRECTION, row).lastrowid
-                if result.timings.mask_us:
-                    db.conn.execute(_INSERT_TIMINGS, (seq, len(result.timings.mask_us),
-                                                      pack_us(result.timings.mask_us)))
-                ids.append(row["id"])
+            return self._insert(db, items, learner_id, model_name=model_name, model_sha256=model_sha256,
+                                settings=settings)
+
+    @staticmethod
+    def _insert(db: Any, items: Iterable[tuple[CorrectionResult, datetime | None]], learner_id: int, *,
+                model_name: str | None = None, model_sha256: str | None = None,
+                settings: dict[str, Any] | None = None) -> list[str]:
+        """Insert (result, created) rows inside the caller's write transaction; return their UUIDs in order."""
+        ids: list[str] = []
+        # Plain parameterised INSERTs: sqlite-utils' insert() re-reads the table's columns per call.
+        for result, created in items:
+            row = correction_row(result, learner_id=learner_id, model_name=model_name,
+                                 model_sha256=model_sha256, settings=settings, created=created)
+            seq = db.conn.execute(_INSERT_CORRECTION, row).lastrowid
+            if result.timings.mask_us:
+                db.conn.execute(_INSERT_TIMINGS, (seq, len(result.timings.mask_us), pack_us(result.timings.mask_us)))
+            ids.append(row["id"])
         return ids
 
     def _learner_for_write(self, learner: Learner) -> int:

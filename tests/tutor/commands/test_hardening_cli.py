@@ -179,12 +179,13 @@ def test_history_on_a_missing_file_creates_nothing(tmp_path: Path, capsys: pytes
     assert not (tmp_path / "no").exists()
 
 
-def test_history_into_a_closed_pipe_exits_quietly(db: Path) -> None:
+def test_history_into_a_closed_pipe_exits_quietly(db: Path, kill_after) -> None:
     with Store.open(db) as store:
         store.save_corrections([result(f"she go {i}") for i in range(3000)], learner="Ben")
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.Popen([*CLI, "history", "--db", str(db), "--export", "csv"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=REPO, env=env)
+    kill_after(proc, 120)
     assert proc.stdout is not None and proc.stderr is not None
     assert proc.stdout.readline().startswith(b"id,learner")  # `| head -1`
     proc.stdout.close()

@@ -122,11 +122,12 @@ def test_compile_names_a_missing_file(tmp_path: Path) -> None:
     assert done.returncode == 2 and b"does not exist" in done.stderr
 
 
-def test_jsonl_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+def test_jsonl_into_a_closed_pipe_exits_quietly(tmp_path: Path, kill_after) -> None:
     stream = b'"He goed home."\n' * 200
     env = {**os.environ, "GRAMMAR_TUTOR_DB": str(tmp_path / "x.db")}
     proc = subprocess.Popen([*CLI, "correct", "--jsonl", "--no-save"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=REPO, env=env)
+    kill_after(proc, 600)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     proc.stdin.write(stream)
     proc.stdin.close()

@@ -209,3 +209,70 @@ def test_wal_and_foreign_keys_are_on(store: Store, db_path: Path) -> None:
         db.execute("INSERT INTO corrections (id, learner_id, created, original, out_of_scope, is_correct,"
                    " output_json) VALUES ('x', 12345, '2025-01-01T00:00:00.000000Z', 'x', 0, 0, '{}')")
     assert store.integrity_check() == ["ok"]
+
+
+def _check(text: str, *found: tuple[str, str, bool]):
+    """Return a CheckResult of `text` with one finding per (written, correct form, sure)."""
+    from tutor.text.check import CheckResult, Finding
+
+    findings = []
+    for written, form, sure in found:
+        start = text.index(written)
+        findings.append(Finding(text, "go", "past simple", "3rd singular", form, "fue", start, start + len(written),
+                                written, 0.9 if sure else 0.4, "en", "es", sure=sure))
+    return CheckResult(text, [(0, len(text))], findings=findings, total_ms=900.0, model_name="smollm2-135m")
+
+
+def test_checking_the_same_text_again_replaces_its_findings(store: Store) -> None:
+    text = "He goed home. Then he goed to bed."
+    first = store.save_check(_check(text, ("goed", "went", True)), learner="Ana")
+    store.save_correction(make_result("She go to school"), learner="Ana")  # a sentence, not a text: kept
+    store.save_check(_check(text, ("goed", "went", True)), learner="Ben")  # another learner's: kept
+    assert store.count_history("Ana") == 2 and store.error_counts("Ana")["verb"] == {"go": 2}
+
+    again = store.save_check(_check(text, ("goed", "went", True)), learner="Ana")
+    assert store.count_history("Ana") == 2 and store.error_counts("Ana")["verb"] == {"go": 2}
+    assert store.get(first[0]) is None and store.get(again[0]) is not None
+    assert len(store.mistakes("Ana")) == 2  # "review my mistakes" lists the text's finding once
+
+    spaced = "He goed home.\n\nThen he goed   to bed. "  # the same text, other spacing: still replaced
+    store.save_check(_check(spaced, ("goed", "went", True), ("Then", "went", False)), learner="Ana")
+    assert store.count_history("Ana") == 3 and store.error_counts("Ana")["verb"] == {"go": 2}
+
+    store.save_check(_check(spaced.replace("bed", "the bed")), learner="Ana")  # edited: another text
+    store.save_check(_check(spaced), learner="Ana")  # checked clean now: its findings go
+    assert store.count_history("Ana") == 1 and store.count_history("Ben") == 1
+
+
+def test_the_learner_list_counts_what_the_charts_count(store: Store) -> None:
+    from dataclasses import replace
+
+    store.save_correction(make_result(), learner="Ana")
+    store.save_correction(make_result(is_correct=True), learner="Ana")
+    store.save_correction(replace(make_result(), kind="review"), learner="Ana")  # practice: not in the charts
+    store.save_check(_check("He goed home.", ("goed", "went", False)), learner="Ana")  # not sure: not either
+    store.ensure_learner("Bo")
+    rows = {row["name"]: row for row in store.learners()}
+    assert rows["Ana"]["corrections"] == 4 == store.count_history("Ana")
+    assert rows["Ana"]["counted"] == 2 == sum(week["total"] for week in store.progress_by_week("Ana"))
+    assert rows["Bo"]["corrections"] == 0 and rows["Bo"]["counted"] == 0
+
+
+def test_latency_summary_has_the_time_per_correction_when_the_mask_never_ran(store: Store) -> None:
+    from dataclasses import replace
+
+    from tutor.result import Timings
+
+    def timed(total_ms: float, **kw) -> object:
+        return replace(make_result(), timings=Timings(tokens_forced=38, total_ms=total_ms, **kw))
+
+    for total_ms in (40.0, 90.0, 300.0, 800.0, 12000.0):
+        store.save_correction(timed(total_ms), learner="Ana")  # the default pipeline: forced, no mask
+    store.save_correction(replace(make_result(), timings=Timings(total_ms=0.6)), learner="Ana")  # no model
+    store.save_check(_check("He goed home.", ("goed", "went", True)), learner="Ana")  # a text's shared time
+    (summary,) = store.latency_summary()
+    assert summary["model_name"] == "smollm2-135m" and summary["timed"] == 5 and summary["corrections"] == 0
+    assert summary["total_p50_ms"] == 300.0 and summary["total_p99_ms"] == 12000.0
+    histogram = {b["le_ms"]: b["count"] for b in summary["time_histogram"]}
+    assert histogram[50] == 1 and histogram[100] == 1 and histogram[500] == 1 and histogram[1000] == 1
+    assert histogram[None] == 1 and sum(histogram.values()) == 5

@@ -40,16 +40,17 @@ WRITER = textwrap.dedent(
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
-def test_sigkill_mid_stream_loses_no_committed_row(db_path: Path) -> None:
+def test_sigkill_mid_stream_loses_no_committed_row(db_path: Path, kill_after) -> None:
     reported: list[str] = []
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    for round_no, kill_after in enumerate((25, 70, 140)):
+    for round_no, lines_before_kill in enumerate((25, 70, 140)):
         proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db_path), str(round_no)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+        kill_after(proc, 120)  # a writer that stops printing must not leave the loop below waiting forever
         assert proc.stdout is not None
         for seen, line in enumerate(proc.stdout, start=1):
             reported.append(line.strip())
-            if seen >= kill_after:
+            if seen >= lines_before_kill:
                 break
         else:
             pytest.fail(f"writer stopped early: {proc.stderr.read() if proc.stderr else ''}")

@@ -95,7 +95,8 @@ def test_export_is_a_snapshot_while_other_threads_write(store: Store) -> None:
                 worker = threading.Thread(
                     target=lambda: store.save_corrections([make_result("She came late")] * 5, learner="Ana"))
                 worker.start()
-                worker.join()
+                worker.join(timeout=60)
+                assert not worker.is_alive(), "the other writer did not finish in 60 s"
             return super().write(text)
 
     sink = WritesMeanwhile()

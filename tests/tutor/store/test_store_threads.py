@@ -24,7 +24,7 @@ def test_concurrent_writers_and_readers(store: Store) -> None:
 
     def write(n: int) -> None:
         try:
-            start.wait()
+            start.wait(timeout=60)
             connections.add(id(store._conns.get()))
             for i in range(PER_WRITER):
                 ids[n].append(store.save_correction(make_result(f"She go {n}-{i}"), learner=f"L{n % 2}"))
@@ -33,7 +33,7 @@ def test_concurrent_writers_and_readers(store: Store) -> None:
 
     def read(n: int) -> None:
         try:
-            start.wait()
+            start.wait(timeout=60)
             while not done.is_set():
                 counts[n].append(store.count_history())
                 page = store.history(limit=20)
@@ -52,6 +52,7 @@ def test_concurrent_writers_and_readers(store: Store) -> None:
     done.set()
     for t in readers:
         t.join(timeout=120)
+    assert not any(t.is_alive() for t in writers + readers), "a writer or reader did not finish in time"
 
     assert errors == []
     all_ids = [uid for chunk in ids for uid in chunk]
@@ -83,7 +84,8 @@ def test_a_finished_thread_gives_its_connection_back(store: Store) -> None:
     for i in range(30):
         thread = threading.Thread(target=job, args=(i,))
         thread.start()
-        thread.join()
+        thread.join(timeout=60)
+        assert not thread.is_alive()
     gc.collect()
     assert store._conns.open_count() <= 2  # the fixture's own thread, at most one straggler
     assert store.count_history() == 30
