@@ -3,7 +3,6 @@ stops with the compiler's own error, naming the construct and the limit (issue 1
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import sys
 
