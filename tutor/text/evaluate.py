@@ -94,16 +94,31 @@ def _examiner_verdict(f: dict[str, Any], item: dict[str, Any]) -> str:
 
 
 def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
-    """Run `Tutor.check` on every text and print the scores."""
-    from tutor.api import Tutor
-    from tutor.commands.common import tutor_kwargs
-    from tutor.errors import TutorError
+    """Run `Tutor.check` on every text (or read `--predictions`, as `--save-predictions` wrote them) and print the
+    scores."""
+    from tutor.errors import InputError, TutorError
 
-    tutor = Tutor.load(args.model, **tutor_kwargs(args))
     results: dict[str, dict[str, Any]] = {}
-    seconds = []
+    seconds: list[float] = []
+    if getattr(args, "predictions", None):
+        from tutor.commands.evaluate import _read
+
+        saved = {row.get("id"): row for row in _read(args.predictions) if isinstance(row, dict)}
+        missing = [it["id"] for it in items if it["id"] not in saved]
+        if missing:
+            raise InputError(f"{args.predictions} has no prediction for {len(missing)} of the {len(items)} texts "
+                             f"(first: {missing[0]}); score it against the set it was saved for")
+        results = {it["id"]: {"findings": saved[it["id"]].get("findings") or []} for it in items}
+        items_to_run: list[dict[str, Any]] = []
+    else:
+        items_to_run = items
+    if items_to_run:
+        from tutor.api import Tutor
+        from tutor.commands.common import tutor_kwargs
+
+        tutor = Tutor.load(args.model, **tutor_kwargs(args))
     out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
-    for it in items:
+    for it in items_to_run:
         t0 = time.perf_counter()
         try:
             results[it["id"]] = tutor.check(it["text"]).to_dict()
@@ -117,8 +132,9 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
         out.close()
     r = score_texts(items, results)
     seconds.sort()
-    r["seconds_p50"] = seconds[len(seconds) // 2]
-    r["seconds_p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+    if seconds:
+        r["seconds_p50"] = seconds[len(seconds) // 2]
+        r["seconds_p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
 
     def fmt(x):
         return "–" if x is None else f"{x:.3f}"
@@ -132,7 +148,8 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
         print(f"| findings whose correction an annotated correction also makes | {fmt(r['examiner_same'])} |")
         print(f"| findings on words nobody corrected, per 1,000 words | {fmt(r['untouched_per_1000_words'])} |")
     print(f"| items with no error and no finding | {fmt(r['no_false_alarm'])} (of {r['items_without_errors']}) |")
-    print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
+    if seconds:
+        print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
     if r["by_error_type"]:
         print("\n| error type | n | found |\n| --- | --- | --- |")
         for k, v in r["by_error_type"].items():

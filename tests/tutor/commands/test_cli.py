@@ -85,3 +85,30 @@ def test_eval_scores_predictions_and_a_small_file(tmp_path, dev_set_path):
     last = json.loads(r.stdout.splitlines()[-1])
     assert last["n"] == 4 and last["schema_valid"] == 1.0 and last["consistency"] == 1.0
     assert "by error_type" in r.stdout and "seconds per sentence" in r.stdout
+
+
+def test_eval_scores_saved_text_predictions_without_the_model(tmp_path):
+    """`eval --predictions` on a set of texts scores what `--save-predictions` wrote (no model is loaded, so a
+    wrong finding counts against it), and names a text the file has no prediction for."""
+    text = "Yesterday I go to the beach. It was nice."
+    items = [{"id": "T-1", "text": text, "errors": [{"start": 12, "end": 14, "written": "go", "verb": "go",
+                                                     "tense": "past simple", "person": "1st singular",
+                                                     "correct_form": "went", "correct_form_accepted": ["went"]}]},
+             {"id": "T-2", "text": "She is happy.", "errors": []}]
+    gold = tmp_path / "texts.jsonl"
+    gold.write_text("".join(json.dumps(it) + "\n" for it in items), encoding="utf-8")
+    found = {"original": "Yesterday I go to the beach.", "verb": "go", "tense": "past simple",
+             "person": "1st singular", "correct_form": "went", "spanish": "fui", "start": 12, "end": 14,
+             "written": "go"}
+    wrong = {"original": "She is happy.", "verb": "be", "tense": "past simple", "person": "3rd singular",
+             "correct_form": "was", "spanish": "fue", "start": 4, "end": 6, "written": "is"}
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"id": "T-1", "findings": [found]}) + "\n"
+                     + json.dumps({"id": "T-2", "findings": [wrong]}) + "\n", encoding="utf-8")
+    r = run(["eval", str(gold), "--predictions", str(preds), "--json"], tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    last = json.loads(r.stdout.splitlines()[-1])
+    assert (last["texts"], last["findings"], last["found"], last["real"]) == (2, 2, 1.0, 0.5)
+    preds.write_text(json.dumps({"id": "T-1", "findings": [found]}) + "\n", encoding="utf-8")
+    r = run(["eval", str(gold), "--predictions", str(preds)], tmp_path=tmp_path)
+    assert r.returncode != 0 and "no prediction for 1 of the 2 texts" in r.stderr and "Traceback" not in r.stderr
