@@ -129,8 +129,8 @@ class Tutor:
     """A loaded model plus the §A13 pipeline."""
 
     def __init__(self, model: Any, model_file: ModelFile, settings: Settings | None = None) -> None:
-        from tutor.decoding.choices import PieceIndex
         from tutor.decoding.decoder import Decoder
+        from tutor.engine.choices import PieceIndex
 
         self.llm = model
         self.model = model_file
@@ -309,8 +309,8 @@ class Tutor:
 
     def _decode_answer(self, original: str, answer, on_token: Callable[[str], None] | None):
         """Decode the judged answer under the precompiled a13 FSM intersected with the narrowing."""
-        from tutor.decoding.choices import ChoiceMatcher
         from tutor.decoding.compose import IntersectionMatcher
+        from tutor.engine.choices import ChoiceMatcher
         from tutor.engine.dfa_grammar import DFAMatcher
 
         cell = answer.cell
@@ -362,7 +362,7 @@ class Tutor:
 
     def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
         """The plain path: the model fills the JSON Schema freely (no table, no facts)."""
-        from tutor.decoding.choices import PinnedPrefixMatcher
+        from tutor.engine.choices import PinnedPrefixMatcher
         from tutor.engine.dfa_grammar import DFAMatcher
 
         st = self.settings
@@ -395,7 +395,7 @@ class Tutor:
         )
 
     def _decode(self, original: str, answers: list[Answer], on_token: Callable[[str], None] | None):
-        from tutor.decoding.choices import ChoiceMatcher
+        from tutor.engine.choices import ChoiceMatcher
 
         st = self.settings
         prefix, request = render(original, self.model.prompt_format, private=st.private_fields)

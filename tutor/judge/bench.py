@@ -60,8 +60,8 @@ def _walking(tutor):
 def _composition(tutor, sentences: list[str]) -> dict[str, float]:
     """Time the mask per sampled token: narrowing alone vs a13 FSM ∩ narrowing, same forward passes."""
     from tutor.a13.prompt import answer_json, render
-    from tutor.decoding.choices import ChoiceMatcher
     from tutor.decoding.compose import IntersectionMatcher
+    from tutor.engine.choices import ChoiceMatcher
     from tutor.engine.dfa_grammar import DFAMatcher
 
     alone, composed, forward = [], [], []

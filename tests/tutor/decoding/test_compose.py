@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tutor.decoding.choices import ChoiceMatcher
 from tutor.decoding.compose import IntersectionMatcher
+from tutor.engine.choices import ChoiceMatcher
 from tutor.engine.dfa_grammar import DFAMatcher
 from tutor.engine.matcher import TokenRejected
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tutor.decoding.choices import ChoiceMatcher
+from tutor.engine.choices import ChoiceMatcher
 from tutor.lab.decoder_bench import SENTENCES as BENCH_SENTENCES
 from tutor.scope import load_scope
 from tutor.scoring import schema_valid
