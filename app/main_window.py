@@ -352,7 +352,7 @@ class MainWindow(QMainWindow):
     def _on_corrected(self, done: Recorded[CorrectionResult]) -> None:
         result, saved_error = done.result, done.save_error
         self.practice.set_working(False)
-        self.practice.card.show_result(result)
+        self.practice.card.show_result(result, sure=Tutoring(self.tutor).is_sure(result))
         self.shown_result = result
         self.mask_label.setText(self.status_line(result))
         if saved_error is not None:

@@ -12,12 +12,10 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from app.labels import person_label, tense_label
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
-from tutor.api import not_sure_threshold
 from tutor.result import CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
 
-NOT_SURE_BELOW = not_sure_threshold()  # from the judge's calibration (data/judge/weights.json)
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
 
@@ -95,6 +93,7 @@ class ResultCard(Panel):
         self.setObjectName("resultCard")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # so a keyboard user can reach it and hear it read
         self.result: CorrectionResult | None = None
+        self.sure = True  # the Judge's decision on the result's confidence (tutor.judge.judge.Judge.is_sure)
         self.kind = "empty"
         self.title = _label(self, rich=False)
         self.note = _label(self)
@@ -146,9 +145,13 @@ class ResultCard(Panel):
         sentence.setPointSizeF(base.pointSizeF() * 1.3)
         self.sentence.setFont(sentence)
 
-    def show_result(self, result: CorrectionResult | None) -> None:
-        """Show a correction (None shows the empty hint)."""
+    def show_result(self, result: CorrectionResult | None, *, sure: bool | None = None) -> None:
+        """Show a correction (None shows the empty hint); `sure` is the Judge's decision on its confidence
+        (False: shown as a question), which the card never makes itself."""
+        if result is not None and sure is None:
+            raise TypeError("show_result needs sure=…: the Judge decides it (Tutoring.is_sure(result))")
         self.result = result
+        self.sure = bool(sure) if result is not None else True
         self.render()
 
     def render(self) -> None:
@@ -225,7 +228,7 @@ class ResultCard(Panel):
 
     def _render_answer(self, result: CorrectionResult) -> None:
         output = result.output
-        sure = result.confidence >= NOT_SURE_BELOW
+        sure = self.sure
         percent = round(result.confidence * 100)
         if not sure:
             self.kind = "not_sure"

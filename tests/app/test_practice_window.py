@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import Qt
 
 from tutor.scope import load_scope
 from tutor.store import Store
+from tutor.tutoring import Recorded
 
 pytestmark = pytest.mark.model
 
@@ -135,21 +138,20 @@ def test_without_a_learner_the_card_shows_and_nothing_is_saved(qtbot, make_windo
         assert store.count_history() == 0
 
 
-def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, result_factory):
-    window = make_window()
+def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, engine, result_factory):
+    """The Judge decides (its fitted not_sure_below); the window asks it and the card shows its answer."""
+    window = make_window(tutor=engine)
     card = window.practice.card
-    card.show_result(
-        result_factory(
-            "She want to goes home.",
-            ("want", "present simple", "3rd singular", "wants", "quiere"),
-            wrong="want",
-            confidence=0.31,
-        )
-    )
+    low = result_factory("She want to goes home.", ("want", "present simple", "3rd singular", "wants", "quiere"),
+                         wrong="want", confidence=0.31)
+    assert not engine.judge.is_sure(0.31) and engine.judge.is_sure(0.99)
+    window._on_corrected(Recorded(low))
     assert card.kind == "not_sure"
     assert card.title.text() == "Not sure"
     assert "31 %" in card.note.text() and "teacher" in card.note.text()
     assert "#8a4b00" in card.sentence.text()  # the suggestion is in amber, not in the green of a sure fix
+    window._on_corrected(Recorded(replace(low, confidence=0.99)))
+    assert card.kind == "error"
 
 
 def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_window, engine, reads_done):

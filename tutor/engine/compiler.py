@@ -129,10 +129,11 @@ class CompiledGrammar:
 class GrammarCompiler:
     """Compiles grammars for one vocabulary, remembering each compiled grammar (and on disk under `cache_dir`).
 
-    `cache_dir=None` keeps compiled grammars in this object only; a folder makes regex and JSON Schema
-    grammars persist there, keyed by the grammar, the vocabulary and the compiler's code, so a second
-    process loads them instead of compiling. `limits` bound every compilation (GrammarError /
-    LimitExceeded name the construct and the limit).
+    `cache_dir=None` keeps compiled grammars in this object only (choices are not kept: they cost nothing to
+    build, and a compiler that decodes one answer per request must not grow with every request); a folder
+    makes regex and JSON Schema grammars persist there, keyed by the grammar, the vocabulary and the
+    compiler's code, so a second process loads them instead of compiling. `limits` bound every compilation
+    (GrammarError / LimitExceeded name the construct and the limit).
     """
 
     def __init__(self, vocabulary: Vocabulary, cache_dir: str | Path | None = None, *,
@@ -209,7 +210,8 @@ class GrammarCompiler:
         else:
             raise GrammarError(f"unknown grammar kind {kind!r}; use regex, json_schema, gbnf or choices")
         compiled = CompiledGrammar(kind, source, vocab, impl)
-        self._memo[(kind, source)] = compiled
+        if kind != "choices":
+            self._memo[(kind, source)] = compiled
         return compiled
 
     def piece_index(self) -> PieceIndex:

@@ -93,13 +93,10 @@ def _examiner_verdict(f: dict[str, Any], item: dict[str, Any]) -> str:
     return "other" if touched else "untouched"
 
 
-def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
-    """Run `Tutor.check` on every text and print the scores."""
-    from tutor.api import Tutor
-    from tutor.commands.common import tutor_kwargs
+def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: Any) -> int:
+    """Run `tutor.check` (a Tutor) on every text and print the scores."""
     from tutor.errors import TutorError
 
-    tutor = Tutor.load(args.model, **tutor_kwargs(args))
     results: dict[str, dict[str, Any]] = {}
     seconds = []
     out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
