@@ -30,7 +30,7 @@ from tutor.errors import InputError
 from tutor.judge.judge import Calibration, Judge
 from tutor.judge.result import Judged
 from tutor.output_contract import validate_output
-from tutor.result import CorrectionResult, Timings
+from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT, CorrectionResult, Timings
 from tutor.text.check import Checked, CheckResult, Finding
 from tutor.text.sentences import split_sentences
 from tutor.text.walk import walk_text
@@ -252,9 +252,10 @@ class Tutor:
         no verb of the 20); `t0` is when the correction started (perf_counter_ns)."""
         validate_output(abstention(original))
         en, es = explain_abstention(analysis)
+        reason = PLURAL_SUBJECT if analysis.plural_verbs else OUTSIDE_VERBS  # as explain_abstention tells them apart
         return CorrectionResult(
             original=original, output=abstention(original), out_of_scope=True, is_correct=False,
-            confidence=1.0, explanation_en=en, explanation_es=es,
+            confidence=1.0, explanation_en=en, explanation_es=es, out_of_scope_reason=reason,
             timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6),
             model_name=self.model.name, model_sha256=self.model.sha256, settings=self.settings.to_dict(),
         )

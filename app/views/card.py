@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from app.labels import person_label, tense_label
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
-from tutor.result import CorrectionResult
+from tutor.result import PLURAL_SUBJECT, CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
 
@@ -214,6 +214,9 @@ class ResultCard(Panel):
 
     def _render_out_of_scope(self, result: CorrectionResult) -> None:
         self.kind = "out_of_scope"
+        if result.out_of_scope_reason == PLURAL_SUBJECT:
+            self._render_plural_subject(result)
+            return
         self._title(self.tr("That verb is not on my list yet"), BLUE)
         self._show(self.sentence, escape(result.original))
         self._show(
@@ -225,6 +228,15 @@ class ResultCard(Panel):
         )
         verbs = ", ".join(load_scope().verbs)
         self._show(self.verbs, f"<b>{escape(verbs)}</b>")
+
+    def _render_plural_subject(self, result: CorrectionResult) -> None:
+        """The verb is one of the 20, but its subject is plural: say so (tutor.a13.explain.explain_abstention)."""
+        self._title(self.tr("I only check singular subjects"), BLUE)
+        self._show(self.sentence, escape(result.original))
+        if result.explanation_es:
+            self._show(self.explanation_es, f"<b>ES</b>&nbsp; {emphasised(result.explanation_es)}")
+        if result.explanation_en:
+            self._show(self.explanation_en, f"<b>EN</b>&nbsp; {emphasised(result.explanation_en)}")
 
     def _render_answer(self, result: CorrectionResult) -> None:
         output = result.output

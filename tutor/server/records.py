@@ -71,7 +71,8 @@ def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:
             "error_start": result.error_start, "error_end": result.error_end,
             "explanation_en": result.explanation_en, "explanation_es": result.explanation_es,
             "timings": result.timings.to_dict(), "model_name": result.model_name,
-            "model_sha256": result.model_sha256, "settings": result.settings}
+            "model_sha256": result.model_sha256, "settings": result.settings,
+            "out_of_scope_reason": result.out_of_scope_reason}
 
 
 def from_detail(value: dict[str, Any]) -> CorrectionResult:
@@ -82,7 +83,8 @@ def from_detail(value: dict[str, Any]) -> CorrectionResult:
         error_start=value["error_start"], error_end=value["error_end"],
         explanation_en=value["explanation_en"], explanation_es=value["explanation_es"],
         timings=Timings(**value["timings"]), model_name=value["model_name"],
-        model_sha256=value["model_sha256"], settings=value["settings"])
+        model_sha256=value["model_sha256"], settings=value["settings"],
+        out_of_scope_reason=str(value.get("out_of_scope_reason") or ""))  # a server before issue 20 sends none
 
 
 def learners(store: Store) -> list[dict[str, Any]]:
