@@ -331,14 +331,12 @@ class MainWindow(QMainWindow):
         self.practice.set_working(True)
         self.messages.dismiss("engine")
 
-        reviewing = self.review_index >= 0
-        # a retry in "review my mistakes" is practice: kept apart, out of the teacher's statistics
-        remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner and not reviewing else None
+        reviewing = self.review_index >= 0  # a retry in "review my mistakes": kept apart, out of the statistics
+        # the class server when one is chosen (the local model and the outbox when it is away), else the local one
+        use_case = class_server.class_tutor(self.settings.q, store, lambda: tutor) or Tutoring(tutor, store)
 
         def op(report: worker.Report) -> Recorded[CorrectionResult]:
-            if remote is not None:  # the class server, or the local model (and the outbox) when it is away
-                return Recorded(remote.correct_and_save(sentence, learner), recorded=True)
-            return Tutoring(tutor, store).correct(sentence, learner=learner, review=reviewing, on_token=report)
+            return use_case.correct(sentence, learner=learner, review=reviewing, on_token=report)
 
         worker.run_job(
             op,

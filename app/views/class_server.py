@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from app.main_window import MainWindow
     from tutor.api import Tutor
-    from tutor.server.client import ClassTutor
+    from tutor.server.remote import ClassTutor
     from tutor.store import Store
 
 ENABLED, URL, CODE = "class_server/enabled", "class_server/url", "class_server/code"
@@ -46,11 +46,12 @@ def server_choice(q: QSettings) -> tuple[str, str] | None:
 
 
 def class_tutor(q: QSettings, store: Store | None, local: Callable[[], Tutor | None]) -> ClassTutor | None:
-    """Return a tutor.server.client.ClassTutor for the chosen server (local() is the local Tutor), or None."""
+    """Return a tutor.server.remote.ClassTutor for the chosen server (local() is the local Tutor), or None."""
     choice = server_choice(q)
     if choice is None or store is None:
         return None
-    from tutor.server.client import ClassClient, ClassTutor
+    from tutor.server.client import ClassClient
+    from tutor.server.remote import ClassTutor
 
     return ClassTutor(ClassClient(*choice, timeout=10), store, local)
 

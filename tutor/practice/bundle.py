@@ -1,5 +1,5 @@
-"""The practice state in bundles and on the class server: a learner's cards (with their FSRS state) and every
-answer, carried as a `practice` section and merged exactly once.
+"""The practice state in bundles and on the class server: checking a learner's `practice` section before it
+is merged (tutor.store.practice_rows reads and merges it), and cutting it into pieces for the class server.
 
 Cards and answers are matched by UUID (a card's UUID derives from the learner and its text, so the same
 mistake gives the same card on every machine). Answers are only ever added; a card known on both sides
@@ -10,68 +10,16 @@ corrections only), and is optional: bundles without one import as before.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from tutor.practice.cards import BASE, ORIGINS, WRITTEN
-from tutor.practice.practice import CARD_COLUMNS, MEMORY_COLUMNS, card_dict
 from tutor.scope import load_scope
-from tutor.store import schema
+from tutor.store.practice_rows import CARD_KEYS, MAX_TEXT, REVIEW_KEYS, digest, with_digest
 
-SECTION_KEY = "practice"
-REVIEW_KEYS: tuple[str, ...] = ("id", "card_id", "reviewed", "given", "correct", "rating")
-SOURCE_KEYS: tuple[str, ...] = ("correction_id", "built", "cards")
-# A card in a section: the `cards` row less the local learner id; `accepted` as a list.
-CARD_KEYS: tuple[str, ...] = tuple(key for key in CARD_COLUMNS if key != "learner_id")
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-_MAX_TEXT = 2000
-
-
-@dataclass
-class PracticeSummary:
-    """What merging one practice section did."""
-
-    cards_new: int = 0
-    cards_updated: int = 0
-    reviews_new: int = 0
-    sources_new: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """Return the counts as a dict."""
-        return {"cards_new": self.cards_new, "cards_updated": self.cards_updated, "reviews_new": self.reviews_new}
-
-
-def section(db: Any, learner_id: int) -> dict[str, Any]:
-    """Return the learner's practice section: {"cards", "reviews", "sources", "sha256"}."""
-    cards = [_card_out(card_dict(row)) for row in db.query(
-        f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? ORDER BY seq", [learner_id])]
-    reviews = [{**row, "correct": bool(row["correct"])} for row in db.query(
-        f"SELECT {', '.join(REVIEW_KEYS)} FROM {schema.CARD_REVIEWS} WHERE learner_id = ? ORDER BY seq",
-        [learner_id])]
-    sources = list(db.query(f"SELECT {', '.join(SOURCE_KEYS)} FROM {schema.CARD_SOURCES} WHERE learner_id = ?"
-                            " ORDER BY correction_id", [learner_id]))
-    return with_digest({"cards": cards, "reviews": reviews, "sources": sources})
-
-
-def section_for(store: Any, learner_id: int) -> dict[str, Any]:
-    """Return {"practice": section} for a bundle of the learner (read on this thread's connection)."""
-    return {SECTION_KEY: section(store._conns.get(), learner_id)}
-
-
-def with_digest(body: dict[str, Any]) -> dict[str, Any]:
-    """Return the section with its sha256 over cards, reviews and sources."""
-    return {**body, "sha256": digest(body)}
-
-
-def digest(body: dict[str, Any]) -> str:
-    """Return the sha256 of a section's content (canonical JSON of its cards, reviews and sources)."""
-    canonical = json.dumps({k: body.get(k) for k in ("cards", "reviews", "sources")}, sort_keys=True,
-                           ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def problem(value: Any) -> str | None:
@@ -102,40 +50,6 @@ def problem(value: Any) -> str | None:
                 not isinstance(source.get("cards"), int) or not _is_stamp(source.get("built")):
             return f"practice source {n} is not a correction UUID with a time and a card count"
     return None
-
-
-def merge(db: Any, learner_id: int, value: dict[str, Any]) -> PracticeSummary:
-    """Merge a checked practice section into the learner's state; the caller holds the write transaction."""
-    summary = PracticeSummary()
-    for card in value["cards"]:
-        row = _card_in(card, learner_id)
-        known = db.execute(f"SELECT learner_id, reps, last_review FROM {schema.CARDS} WHERE id = ?",
-                           [card["id"]]).fetchone()
-        if known is None:
-            columns = ", ".join(row)
-            db.conn.execute(f"INSERT INTO {schema.CARDS} ({columns}) VALUES ({', '.join(':' + c for c in row)})",
-                            row)
-            summary.cards_new += 1
-        elif known[0] == learner_id and (row["reps"], row["last_review"] or "") > (known[1], known[2] or ""):
-            db.conn.execute(
-                f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id",
-                {k: row[k] for k in (*MEMORY_COLUMNS, "id")})
-            summary.cards_updated += 1
-    for review in value["reviews"]:
-        owner = db.execute(f"SELECT learner_id FROM {schema.CARDS} WHERE id = ?", [review["card_id"]]).fetchone()
-        if owner is None or owner[0] != learner_id:
-            continue  # a card another learner holds here (a UUID clash): never attach answers across learners
-        added = db.conn.execute(
-            f"INSERT OR IGNORE INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [review["id"], review["card_id"], learner_id, review["reviewed"], review["given"][:_MAX_TEXT],
-             int(review["correct"]), review["rating"]]).rowcount
-        summary.reviews_new += added
-    for source in value.get("sources", []):
-        summary.sources_new += db.conn.execute(
-            f"INSERT OR IGNORE INTO {schema.CARD_SOURCES} (correction_id, learner_id, built, cards)"
-            " VALUES (?, ?, ?, ?)", [source["correction_id"], learner_id, source["built"], source["cards"]]).rowcount
-    return summary
 
 
 def chunks(value: dict[str, Any], limit: int) -> list[dict[str, Any]]:
@@ -175,17 +89,6 @@ def _size(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False).encode("utf-8")) + 1
 
 
-def _card_out(card: dict[str, Any]) -> dict[str, Any]:
-    return {key: card[key] for key in CARD_KEYS}
-
-
-def _card_in(card: dict[str, Any], learner_id: int) -> dict[str, Any]:
-    row = {key: card[key] for key in CARD_KEYS}
-    row["learner_id"] = learner_id
-    row["accepted"] = json.dumps(list(card["accepted"]), ensure_ascii=False)
-    return row
-
-
 def _card_problem(card: Any) -> str | None:
     if not isinstance(card, dict):
         return "is not an object"
@@ -201,7 +104,7 @@ def _card_problem(card: Any) -> str | None:
     if card["origin"] not in ORIGINS or card["hint_kind"] not in (BASE, WRITTEN):
         return "has an unknown origin or hint"
     texts = ("before", "after", "hint", "answer", "explanation_en", "explanation_es")
-    if any(not isinstance(card[key], str) or len(card[key]) > _MAX_TEXT for key in texts):
+    if any(not isinstance(card[key], str) or len(card[key]) > MAX_TEXT for key in texts):
         return "has a text field that is not text (or is too long)"
     accepted = card["accepted"]
     if not isinstance(accepted, list) or not accepted or not all(isinstance(a, str) for a in accepted):

@@ -11,7 +11,7 @@ import pytest
 from tutor.errors import InputError, StoreError
 from tutor.practice import Practice, progress
 from tutor.result import CorrectionResult
-from tutor.store import Store
+from tutor.store import Store, schema
 
 from .conftest import THREE, mistake
 
@@ -156,11 +156,12 @@ def test_an_older_store_is_upgraded_with_the_practice_tables(tmp_path):
     path = tmp_path / "old.db"
     with Store.open(path) as store:
         store.save_correction(mistake(*THREE[0]), learner="Ana")
-    with sqlite3.connect(path) as conn:  # make it a version-6 file
+    with sqlite3.connect(path) as conn:  # make it a version-6 file (migration 8, an index, came after 7)
+        conn.execute("DROP INDEX idx_corrections_model_total_ms")
         conn.execute("DROP TABLE card_reviews")
         conn.execute("DROP TABLE card_sources")
         conn.execute("DROP TABLE cards")
-        conn.execute("DELETE FROM schema_version WHERE version = 7")
+        conn.execute("DELETE FROM schema_version WHERE version >= 7")
     with Store.open(path) as store:
-        assert store.schema_version == 7
+        assert store.schema_version == schema.LATEST == 8
         assert len(Practice(store).due("Ana", now=NOW)) >= 1
