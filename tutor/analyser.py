@@ -8,24 +8,8 @@ sentence (the sentences before it, the rest of a text) is evidence too. The Judg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from tutor.a13.analysis import Analysis, analyse, tokenize
-from tutor.judge.slots import Slot, build_slots, tense_counts
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """What the analyser proposes for one sentence: its analysis, and the slots the Judge ranks."""
-
-    sentence: str
-    analysis: Analysis
-    slots: list[Slot] = field(default_factory=list)
-
-    @property
-    def abstain(self) -> bool:
-        """Return True when the sentence has nothing §A13 can answer (no slot is built then)."""
-        return self.analysis.abstain
+from tutor.judge.slots import Proposal, build_slots, tense_counts
 
 
 class Analyser:

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.labels import person_label, tense_label
+from app.translation import ui_is_spanish
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
 from tutor.result import PLURAL_SUBJECT, CorrectionResult
@@ -208,8 +209,6 @@ class ResultCard(Panel):
 
     @staticmethod
     def _note_messages(notes: list[Note]) -> str:
-        from app.views.finding_card import ui_is_spanish  # the finding card imports this module
-
         return "<br>".join(emphasised(n.message_es if ui_is_spanish() else n.message_en) for n in notes)
 
     def _render_out_of_scope(self, result: CorrectionResult) -> None:

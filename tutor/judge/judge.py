@@ -17,14 +17,12 @@ import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tutor.judge.result import Judged
 from tutor.judge.scores import Weights, judge_config, judge_slots, lm_features
+from tutor.judge.slots import Proposal
 from tutor.resources import data_path
-
-if TYPE_CHECKING:
-    from tutor.analyser import Proposal
 
 KINDS = ("sentence", "text")  # what is judged: one sentence (`correct`), or a sentence of a text (`check`)
 

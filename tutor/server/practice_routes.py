@@ -52,7 +52,7 @@ def add_routes(v1: APIRouter, store: Store, *, reader: Reader, writer: WriterOf)
 
     @v1.post("/practice")
     async def upload(request: Request, body: PracticeBody) -> JSONResponse:
-        trouble = practice_bundle.problem(body.practice)
+        trouble = practice_rows.section_problem(body.practice)
         if trouble:
             raise HTTPException(422, f"the practice upload is damaged: {trouble}; nothing was merged")
         who = await writer(request, body.learner, str(body.learner_uuid))

@@ -166,7 +166,7 @@ def check_bundle(value: Any, source: str) -> dict[str, Any]:
             {k: learner.get(k) for k in ("uuid", "name", "created")}, body):
         raise damaged("its content does not match its sha256 (the file was changed or cut short)")
     if practice_rows.SECTION_KEY in value:
-        trouble = _practice_problem(value[practice_rows.SECTION_KEY])
+        trouble = practice_rows.section_problem(value[practice_rows.SECTION_KEY])
         if trouble:
             raise damaged(trouble)
     try:
@@ -235,14 +235,6 @@ def import_files(store: Store, paths: Iterable[str | os.PathLike[str]]) -> Itera
 
 
 # -- internals -------------------------------------------------------------------------------------
-
-def _practice_problem(value: Any) -> str | None:
-    """Return what is wrong with a bundle's practice section (tutor.practice.bundle checks the cards against the
-    §A13 table; imported late: the practice package imports the store)."""
-    from tutor.practice.bundle import problem
-
-    return problem(value)
-
 
 @functools.cache
 def _insert_sql(columns: tuple[str, ...]) -> str:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from tutor.scope import load_scope
 from tutor.store import queries, schema
 from tutor.store.db import translated
 from tutor.store.records import history_row
@@ -34,7 +37,10 @@ REVIEW_KEYS: tuple[str, ...] = ("id", "card_id", "reviewed", "given", "correct",
 SOURCE_KEYS: tuple[str, ...] = ("correction_id", "built", "cards")
 # A card in a section: the `cards` row less the local learner id; `accepted` as a list.
 CARD_KEYS: tuple[str, ...] = tuple(key for key in CARD_COLUMNS if key != "learner_id")
-MAX_TEXT = 2000  # the longest answer text a section may carry
+MAX_TEXT = 2000  # the longest text a card or answer in a section may carry
+CARD_ORIGINS = ("mistake", "other person", "other verb")  # the learner's own sentence, or a variant of it
+HINT_KINDS = ("base", "written")  # what the hint in brackets shows: the base form, or what the learner wrote
+_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _INSERT_CARD = (f"INSERT OR IGNORE INTO {schema.CARDS} ({', '.join(CARD_COLUMNS)})"
                 f" VALUES ({', '.join(':' + c for c in CARD_COLUMNS)})")
 _ORDER = "ORDER BY due, origin != 'mistake', seq"
@@ -232,6 +238,83 @@ def merge(db: Any, learner_id: int, value: dict[str, Any]) -> PracticeSummary:
             f"INSERT OR IGNORE INTO {schema.CARD_SOURCES} (correction_id, learner_id, built, cards)"
             " VALUES (?, ?, ?, ?)", [source["correction_id"], learner_id, source["built"], source["cards"]]).rowcount
     return summary
+
+
+def section_problem(value: Any) -> str | None:
+    """Return what is wrong with a practice section (for the bundle's 'is damaged' message), or None."""
+    if not isinstance(value, dict):
+        return "its practice section is not an object"
+    cards, reviews, sources = value.get("cards"), value.get("reviews"), value.get("sources", [])
+    if not isinstance(cards, list) or not isinstance(reviews, list) or not isinstance(sources, list):
+        return "its practice section lacks the lists of cards and answers"
+    if value.get("sha256") != digest(value):
+        return "its practice section does not match its sha256 (the file was changed or cut short)"
+    known: set[str] = set()
+    for n, card in enumerate(cards, 1):
+        found = _card_problem(card)
+        if found:
+            return f"practice card {n} {found}"
+        known.add(card["id"])
+    for n, review in enumerate(reviews, 1):
+        if not isinstance(review, dict) or any(key not in review for key in REVIEW_KEYS):
+            return f"practice answer {n} lacks {', '.join(REVIEW_KEYS)}"
+        if not _is_uuid(review["id"]) or review["card_id"] not in known:
+            return f"practice answer {n} has a bad id or names a card the section does not carry"
+        if not _is_stamp(review["reviewed"]) or not isinstance(review["given"], str) or \
+                not isinstance(review["correct"], bool) or review["rating"] not in (1, 2, 3, 4):
+            return f"practice answer {n} has a bad time, answer, result or rating"
+    for n, source in enumerate(sources, 1):
+        if not isinstance(source, dict) or not _is_uuid(source.get("correction_id")) or \
+                not isinstance(source.get("cards"), int) or not _is_stamp(source.get("built")):
+            return f"practice source {n} is not a correction UUID with a time and a card count"
+    return None
+
+
+def _card_problem(card: Any) -> str | None:
+    if not isinstance(card, dict):
+        return "is not an object"
+    missing = [key for key in CARD_KEYS if key not in card]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    if not _is_uuid(card["id"]) or (card["source_id"] is not None and not isinstance(card["source_id"], str)):
+        return "has an id that is not a UUID"
+    try:
+        load_scope().cell(card["verb"], card["tense"], card["person"])
+    except KeyError:
+        return "names no §A13 cell"
+    if card["origin"] not in CARD_ORIGINS or card["hint_kind"] not in HINT_KINDS:
+        return "has an unknown origin or hint"
+    texts = ("before", "after", "hint", "answer", "explanation_en", "explanation_es")
+    if any(not isinstance(card[key], str) or len(card[key]) > MAX_TEXT for key in texts):
+        return "has a text field that is not text (or is too long)"
+    accepted = card["accepted"]
+    if not isinstance(accepted, list) or not accepted or not all(isinstance(a, str) for a in accepted):
+        return "has no list of accepted answers"
+    if not _is_stamp(card["created"]) or not _is_stamp(card["due"]) or (
+            card["last_review"] is not None and not _is_stamp(card["last_review"])):
+        return "has a time not in the store's UTC format"
+    if card["step"] is not None and (not isinstance(card["step"], int) or isinstance(card["step"], bool)):
+        return "has a bad FSRS step"
+    numbers = (card["state"], card["reps"], card["lapses"])
+    if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in numbers) or card["state"] not in (1, 2, 3):
+        return "has a bad FSRS state or count"
+    for key in ("stability", "difficulty"):
+        if card[key] is not None and (not isinstance(card[key], (int, float)) or isinstance(card[key], bool)):
+            return f"has a {key} that is not a number"
+    return None
+
+
+def _is_uuid(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        return str(uuid.UUID(value)) == value.lower()
+    except ValueError:
+        return False
+
+
+def _is_stamp(value: Any) -> bool:
+    return isinstance(value, str) and bool(_STAMP.match(value))
 
 
 def _card_out(row: dict[str, Any]) -> dict[str, Any]:

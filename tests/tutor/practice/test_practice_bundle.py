@@ -9,10 +9,11 @@ import pytest
 
 from tutor.errors import StoreError
 from tutor.practice import Practice, progress
-from tutor.practice.bundle import chunks, problem
+from tutor.practice.bundle import chunks
 from tutor.store import Store
 from tutor.store.bundle import import_files, read_bundle, write_bundle
 from tutor.store.practice_rows import section
+from tutor.store.practice_rows import section_problem as problem
 
 from .conftest import THREE, mistake
 
