@@ -296,5 +296,5 @@ def test_the_warning_without_a_passphrase_sits_above_the_sub_tabs_whole(qtbot, m
     label = board.open_warning
     assert label.height() >= label.heightForWidth(label.width())  # wrapped, not cut off
     bar = tabs.tabBar()
-    assert [bar.tabText(i) for i in range(bar.count())] == ["Statistics", "History", "Latency"]
+    assert [bar.tabText(i) for i in range(bar.count())] == ["Statistics", "History", "Latency", "Practice"]
     assert all(bar.rect().contains(bar.tabRect(i)) for i in range(bar.count()))  # every sub-tab in full view

@@ -237,25 +237,46 @@ def existential_there(site: Site) -> list[Option] | None:
     s, i = site.s, site.i
     if site.verb != "be" or not (s.norm(i - 1) == "there" or s.norm(i + 1) == "there"):
         return None
-    if site.frame is None or site.frame.existential != "singular":
+    frame = site.frame
+    if frame is None or frame.existential != "singular":
         return []
-    return [replace(o, cell=site.scope.existential(o.cell), existential=True)
-            for o in _finite_options(site, "3rd singular", site.past_level)]
+    narrative = not (frame.reported or frame.relative) and _narrative(site)
+    options = _finite_options(site, "3rd singular", 2, past_rule="past narrative") if narrative else \
+        _finite_options(site, "3rd singular", site.past_level)
+    return [replace(o, cell=site.scope.existential(o.cell), existential=True) for o in options]
 
 
 @proposer
 def finite(site: Site) -> list[Option] | None:
     """A finite verb: present or past by its subject and the time of its clause."""
     person = site.s.subject(site.i)
+    frame = site.frame
+    if person is None and frame is not None and frame.verbal and frame.subject.labelled and frame.past_neighbour:
+        # the hand rules lose the subject of a verb far down a chain ('I opened the door, turned on the
+        # light and see'); the parse follows the chain to it
+        person = frame.subject.person
     if person is None:
         return []
     past_level = site.past_level
-    if site.frame is not None and (site.frame.reported or site.frame.relative) and past_level == 1:
-        past_level = 0  # a past time word in the main clause does not date a reported or relative clause
+    if frame is not None and (frame.reported or frame.relative):
+        if past_level == 1:
+            past_level = 0  # a past time word in the main clause does not date a reported or relative clause
+    elif frame is not None and _narrative(site):
+        # the narrative dates it: 'I opened the door and see', 'when I arrived I see' -> saw
+        return _finite_options(site, person, 2, past_rule="past narrative")
     return _finite_options(site, person, past_level)
 
 
-def _finite_options(site: Site, person: str, past_level: int) -> list[Option]:
+def _narrative(site: Site) -> bool:
+    """Return True when the narrative dates the verb as past: a past when-clause (either way round), or
+    for an event verb, coordination with a past verb; never with a present time word in its clause."""
+    kind = site.frame.past_neighbour if site.frame is not None else None
+    if kind is None or site.past_level < 0:
+        return False
+    return kind == "temporal" or site.verb not in site.s.lists["stative_verbs"]
+
+
+def _finite_options(site: Site, person: str, past_level: int, past_rule: str = "past time word") -> list[Option]:
     """Return the options of a finite verb with a known person: its agreement, its tense by the time."""
     s, i, w, verb, vk = site.s, site.i, site.w, site.verb, site.kinds
     out: list[Option] = []
@@ -292,7 +313,7 @@ def _finite_options(site: Site, person: str, past_level: int) -> list[Option]:
     if past_level > 0 and not is_auxiliary(i, s, verb):
         strong = past_level == 2
         add("past simple", True, 2 if strong or not present_ok else 1, 0.0,
-            "wrong_be" if is_be else "base_for_past", "past time word")
+            "wrong_be" if is_be else "base_for_past", past_rule)
         if present_ok:
             add("present simple", False, 1, -3.0 if strong else -1.0, "correct", "present agrees")
         elif not strong:

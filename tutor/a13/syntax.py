@@ -118,6 +118,7 @@ class Frame:
     actor: Subject = Subject("unknown")  # who does an infinitive's or gerund's action (*he needs to go*: he)
     reported: bool = False  # in a clause reported by a past verb (*she told me that she wants*)
     relative: bool = False  # in a relative clause (*a friend who lives in Lima*)
+    past_neighbour: str | None = None  # tied to a past verb: 'conj' (coordinated with it), 'temporal' (a when-clause)
     existential: str | None = None  # there + be: the number of what follows ('singular', 'plural', 'unknown')
     notional: tuple[int, int] | None = None  # there + be: the span of the noun phrase after the verb
 
@@ -147,7 +148,7 @@ class Parsed:
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential or "unknown")
         return Frame(verbal, subject, actor=_actor(tok), reported=_reported(head), relative=head.dep_ == "relcl",
-                     existential=existential, notional=notional)
+                     past_neighbour=_past_neighbour(head), existential=existential, notional=notional)
 
 
 def parse(sentence: str) -> Parsed:
@@ -264,10 +265,39 @@ def _existential(head: Any) -> tuple[str, tuple[int, int] | None]:
     return sub.number, span
 
 
+def _is_past(verb: Any) -> bool:
+    """Return True for a verb in a past tense, or with a past auxiliary (*was going*, *did not go*)."""
+    return verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+
+
+def _temporal(clause: Any) -> bool:
+    return any(c.dep_ in ("mark", "advmod") and c.lower_ in lists()["temporal_marks"] for c in clause.children)
+
+
+def _past_neighbour(head: Any) -> str | None:
+    """Return how the verb's clause is tied to a past verb: 'conj' when coordinated with it (*I opened the
+    door and see*), 'temporal' when governed by a past temporal clause (*when I arrived at the airport I
+    see*) or itself the temporal clause of a past verb (*when I am a child, I spent every summer there*);
+    None when it is not, or when the clause says it holds now (*still*, *now*) or hangs on a modal."""
+    ls = lists()
+    if any(c.dep_ in ("advmod", "npadvmod") and c.lower_ in ls["present_markers"] for c in head.children) or any(
+            c.dep_ == "aux" and c.tag_ == "MD" for c in head.children):
+        return None
+    if head.dep_ == "conj" and head.head is not head and _is_past(head.head):
+        return "conj"
+    if any(c.dep_ == "advcl" and _temporal(c) and _is_past(c) for c in head.children):
+        return "temporal"
+    gov = head.head
+    if head.dep_ == "advcl" and gov is not head and _temporal(head) and _is_past(gov) and not any(
+            c.dep_ == "aux" and c.tag_ == "MD" for c in gov.children):
+        return "temporal"
+    return None
+
+
 def _reported(head: Any) -> bool:
     """Return True when the clause is the complement of a past reporting verb (*she said that …*)."""
     if head.dep_ != "ccomp" or head.head is head:
         return False
     gov = head.head
-    return gov.tag_ in ("VBD", "VBN") or any(c.tag_ == "VBD" and c.dep_ in ("aux", "auxpass")
-                                                for c in gov.children)
+    return gov.lower_ in lists()["reporting_past_forms"] and (gov.tag_ in ("VBD", "VBN") or any(
+        c.tag_ == "VBD" and c.dep_ in ("aux", "auxpass") for c in gov.children))

@@ -112,7 +112,7 @@ def test_offsets_of_a_crlf_file_point_into_the_file(tmp_path: Path) -> None:
     assert any(f["start"] > text.index("\r\n") for f in findings)  # past a line break, still exact
 
 
-def test_wrong_passphrases_sent_at_once_are_throttled_and_every_one_counted(tmp_path: Path) -> None:
+def test_wrong_passphrases_sent_at_once_are_throttled_and_every_one_counted(tmp_path: Path, kill_after) -> None:
     db = tmp_path / "locked.db"
     with Store.open(db) as store:
         SecretLock(store).set_teacher(PASSPHRASE)
@@ -120,6 +120,8 @@ def test_wrong_passphrases_sent_at_once_are_throttled_and_every_one_counted(tmp_
     env = {**os.environ, "GRAMMAR_TUTOR_DB": str(db)}
     procs = [subprocess.Popen([*CLI, "history", "--db", str(db), "--passphrase-stdin"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=env) for _ in range(5)]
+    for proc in procs:
+        kill_after(proc, 600)
     time.sleep(3)  # let each process reach the passphrase prompt, then answer all five at once
     for proc in procs:
         assert proc.stdin is not None
