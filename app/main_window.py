@@ -11,17 +11,21 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget, QVBoxLayout, QWidget
 
 from app import worker
+from app.context import ViewContext
 from app.errors import describe
 from app.settings import AppSettings
 from app.translation import install_language
-from app.views import class_progress, class_server, exercises, text_check
+from app.views import class_progress, class_server
+from app.views.class_server import ClassMenus
 from app.views.elided_label import ElidedLabel
+from app.views.exercises import ExercisesView
 from app.views.history import HistoryView
 from app.views.learners import LearnerBar
 from app.views.messages import MessageArea
 from app.views.practice import PracticeView
 from app.views.settings_dialog import SettingsDialog
 from app.views.teacher import TeacherView
+from app.views.text_check import TextCheckView
 from tutor import __version__
 from tutor.catalogue import default_model_name
 from tutor.errors import InputError, StoreError
@@ -57,7 +61,6 @@ class MainWindow(QMainWindow):
         self.db = db
         self.tutor: Tutor | None = None
         self.store: Store | None = None
-        self.learner = ""
         self.review: list[dict[str, Any]] = []
         self.review_index = -1
         self.settings_dialog: SettingsDialog | None = None
@@ -66,6 +69,8 @@ class MainWindow(QMainWindow):
         self.shown_result: CorrectionResult | None = None  # the correction the status line speaks of
 
         self.messages = MessageArea(self)
+        # the pages see the window only through this context; the window places their tabs and actions
+        self.context = ViewContext(self.use_case, lambda: self.store, self.messages, self)
         self.learner_bar = LearnerBar(settings, self)
         self.practice = PracticeView(self)
         self.history = HistoryView(self)
@@ -93,9 +98,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.mask_label, 3)
 
         self._make_actions()
-        self.class_menus = class_server.install(self)  # File → Send my history…, Teacher → Import…, class server
-        self.text_view = text_check.install(self)  # the Text tab (Ctrl+4): whole texts, underlined in place
-        self.exercises = exercises.install(self)  # the Exercises tab (Ctrl+5): practise my mistakes, progress
+        self.class_menus = ClassMenus(self.context, settings.q, self.teacher.is_unlocked, self)
+        self.text_view = TextCheckView(self.context, self)  # whole texts, underlined in place
+        self.exercises = ExercisesView(self.context, self)  # practise my mistakes, progress
+        self._place_pages()
         self.class_progress = class_progress.install(self.teacher.dashboard)  # the teacher's Practice tab
         self.practice.correct_requested.connect(self.correct)
         self.practice.review_next_requested.connect(self.next_review)
@@ -151,6 +157,53 @@ class MainWindow(QMainWindow):
         self.about_action.triggered.connect(self.show_about)
         self.help_menu.addAction(self.about_action)
 
+    @property
+    def learner(self) -> str:
+        """Return the learner in use ("" for none): the context's, which the pages follow."""
+        return self.context.learner()
+
+    @learner.setter
+    def learner(self, name: str) -> None:
+        self.context.set_learner(name)
+
+    def _place_pages(self) -> None:
+        """Put the pages' tabs and actions in the window: the Text (Ctrl+4) and Exercises (Ctrl+5) tabs in the
+        View menu, the class actions in File, Teacher and Tools."""
+        for page, keys, focus in ((self.text_view, "Ctrl+4", self.text_view.editor),
+                                  (self.exercises, "Ctrl+5", self.exercises.answer)):
+            self.tabs.addTab(page, page.title())
+            page.show_action.setShortcut(QKeySequence(keys))
+            page.show_action.triggered.connect(lambda _=False, p=page, f=focus: (self.tabs.setCurrentWidget(p),
+                                                                                   f.setFocus()))
+            self.view_menu.addAction(page.show_action)
+        menus = self.class_menus
+        menus.send_action.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        menus.import_action.setShortcut(QKeySequence("Ctrl+Shift+I"))
+        menus.server_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        actions = self.file_menu.actions()
+        after = actions.index(self.export_action) + 1
+        self.file_menu.insertAction(actions[after] if after < len(actions) else None, menus.send_action)
+        self.menuBar().insertMenu(self.tools_menu.menuAction(), menus.teacher_menu)
+        self.tools_menu.addAction(menus.server_action)
+        menus.teacher_needed.connect(self._show_teacher_lock)
+        menus.imported.connect(lambda: self.teacher.dashboard.refresh() if self.teacher.is_unlocked() else None)
+        self.model_ready.connect(self.context.use_case_changed)
+        self.model_failed.connect(self.context.use_case_changed)
+        self.context.use_case_changed.connect(self.text_view.update_ready)
+        self.correction_done.connect(lambda _: self.exercises.reload() if self.tabs.currentWidget() is self.exercises
+                                     else None)
+
+    def _show_teacher_lock(self) -> None:
+        """Show the Teacher page with the cursor in its passphrase box (it is locked)."""
+        self.tabs.setCurrentWidget(self.teacher)
+        self.teacher.lock_page.passphrase.setFocus()
+
+    def use_case(self) -> Tutoring | None:
+        """Return the local use case over the loaded model and the open store, or None while no model is ready."""
+        if self.tutor is None or self.loading:
+            return None
+        return Tutoring(self.tutor, self.store)
+
     def changeEvent(self, event: QEvent) -> None:
         """Retranslate on a language switch."""
         if event.type() == QEvent.Type.LanguageChange:
@@ -179,6 +232,8 @@ class MainWindow(QMainWindow):
         self.tabs.setTabText(0, self.tr("&Practice"))
         self.tabs.setTabText(1, self.tr("Histor&y"))
         self.tabs.setTabText(2, self.tr("T&eacher"))
+        for page in (self.text_view, self.exercises):
+            self.tabs.setTabText(self.tabs.indexOf(page), page.title())
         self.tabs.setAccessibleName(self.tr("Pages"))
         self.model_label.setAccessibleName(self.tr("Model status"))
         self.load_progress.setAccessibleName(self.tr("Model loading progress"))
@@ -214,6 +269,8 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         if self.tabs.widget(index) is self.history:
             self.history.apply_filters()
+        elif self.tabs.widget(index) is self.exercises:
+            self.exercises.reload()
         elif self.tabs.widget(index) is self.teacher and self.teacher.is_unlocked():
             self.teacher.dashboard.refresh()
 
@@ -331,14 +388,12 @@ class MainWindow(QMainWindow):
         self.practice.set_working(True)
         self.messages.dismiss("engine")
 
-        reviewing = self.review_index >= 0
-        # a retry in "review my mistakes" is practice: kept apart, out of the teacher's statistics
-        remote = class_server.class_tutor(self.settings.q, store, lambda: tutor) if learner and not reviewing else None
+        reviewing = self.review_index >= 0  # a retry in "review my mistakes": kept apart, out of the statistics
+        # the class server when one is chosen (the local model and the outbox when it is away), else the local one
+        use_case = class_server.class_tutor(self.settings.q, store, lambda: tutor) or Tutoring(tutor, store)
 
         def op(report: worker.Report) -> Recorded[CorrectionResult]:
-            if remote is not None:  # the class server, or the local model (and the outbox) when it is away
-                return Recorded(remote.correct_and_save(sentence, learner), recorded=True)
-            return Tutoring(tutor, store).correct(sentence, learner=learner, review=reviewing, on_token=report)
+            return use_case.correct(sentence, learner=learner, review=reviewing, on_token=report)
 
         worker.run_job(
             op,
@@ -352,7 +407,8 @@ class MainWindow(QMainWindow):
     def _on_corrected(self, done: Recorded[CorrectionResult]) -> None:
         result, saved_error = done.result, done.save_error
         self.practice.set_working(False)
-        self.practice.card.show_result(result)
+        # the Judge decides whether the card shows a fact or a question (no model: the result came as it is)
+        self.practice.card.show_result(result, sure=self.tutor is None or Tutoring(self.tutor).is_sure(result))
         self.shown_result = result
         self.mask_label.setText(self.status_line(result))
         if saved_error is not None:

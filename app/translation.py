@@ -36,3 +36,8 @@ def install_language(language: str) -> bool:
     for translator in _installed:
         app.installTranslator(translator)
     return ok
+
+
+def ui_is_spanish() -> bool:
+    """Return True when the UI speaks Spanish (install_language sets the default locale)."""
+    return QLocale().language() == QLocale.Language.Spanish

@@ -27,6 +27,7 @@ def main() -> int:
     """Run the ablation; return the exit code."""
     from tutor.api import Tutor
     from tutor.errors import TutorError
+    from tutor.lab.ablations import ablated
     from tutor.scoring import score
 
     parser = argparse.ArgumentParser(description=__doc__)
@@ -43,7 +44,7 @@ def main() -> int:
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for k in wanted:
             label, changes = ROWS[k]
-            variant = tutor.with_settings(**changes)
+            variant = ablated(tutor.with_settings(**changes))
             preds, secs = {}, {}
             for it in items:
                 t0 = time.perf_counter()

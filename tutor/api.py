@@ -1,12 +1,15 @@
-"""The tutor's front door: load a model once, then correct sentences.
+"""The tutor's front door: load a model once, then correct sentences and check texts.
 
-`Tutor.correct` runs: check the input → analyse the sentence (facts) → the answer set → one
-constrained decode on the model (original pinned, every field from the §A13 table) → the result
-with its explanation, confidence and timings.
+`Tutor.correct` checks the input, then composes the three stages: the Analyser proposes a slot of
+candidates per verb (tutor.analyser), the Judge ranks them with the model and the fitted weights and
+picks the answer (tutor.judge.judge), the AnswerDecoder writes it under the precompiled a13 FSM
+(tutor.answer); the result carries its explanation, confidence and timings. `Tutor.check` walks a
+text sentence by sentence through the first two stages (tutor.text.walk).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 import unicodedata
@@ -17,21 +20,32 @@ from typing import Any
 
 import numpy as np
 
-from tutor.a13.analysis import analyse
-from tutor.a13.candidates import Answer, answers_for, select_options
-from tutor.a13.explain import explain, explain_abstention, explain_candidate
-from tutor.a13.prompt import answer_json, render
+from tutor.a13.analysis import Analysis
+from tutor.a13.explain import explain_abstention, explain_candidate
+from tutor.a13.prompt import render
+from tutor.analyser import Analyser
+from tutor.answer import AnswerDecoder
 from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
+from tutor.judge.judge import Calibration, Judge
+from tutor.judge.result import Judged
 from tutor.output_contract import validate_output
-from tutor.result import CorrectionResult, Timings
+from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT, CorrectionResult, Timings
+from tutor.text.check import Checked, CheckResult, Finding
+from tutor.text.sentences import split_sentences
+from tutor.text.walk import walk_text
 
 MAX_SENTENCE_CHARS = 1000
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Switches for each idea of the pipeline (all on by default); see the README's ablation table."""
+    """Switches for each idea of the pipeline (all on by default), kept with every correction.
+
+    The Tutor honours temperature, seed, jump_forward, use_model and lm_context (and private_fields for the
+    prompt it warms up); facts, priors, private_fields, spanish_choice, table, pin_original and max_tokens
+    switch the plain paths kept for comparison, which tutor.lab.ablations runs.
+    """
 
     temperature: float = 0.0
     seed: int | None = None
@@ -113,38 +127,28 @@ def refuse_invisible(text: str, what: str) -> None:
             f" at position {k + 1}; it can hide or reorder letters. Remove it (retype the word) and try again.")
 
 
-def not_sure_threshold() -> float:
-    """Return the confidence under which a finding is shown as a question (data/judge/weights.json)."""
-    from tutor.judge.judge import _weights_file
-
-    return float(_weights_file().get("not_sure_below", 0.6))
-
-
 def abstention(original: str) -> dict[str, Any]:
     """Return the §A13 out-of-scope object."""
     return {"original": original, "out_of_scope": True}
 
 
 class Tutor:
-    """A loaded model plus the §A13 pipeline."""
+    """A loaded model and the three stages of a correction, composed: Analyser → Judge → AnswerDecoder.
+
+    `analyser` reads a sentence with the registry and proposes its slots; `judge` ranks every slot's
+    candidates with the model's scores and the fitted weights, and owns the thresholds and the findings
+    rule; `answer_decoder` writes the chosen answer under the precompiled a13 FSM. `correct` and `check`
+    (through tutor.text.walk) only put them together. The ablations of `Settings` (facts, table) are
+    experiments in tutor.lab.ablations.
+    """
 
     def __init__(self, model: Any, model_file: ModelFile, settings: Settings | None = None) -> None:
-        from tutor.decoding.choices import PieceIndex
-        from tutor.decoding.decoder import Decoder
-
         self.llm = model
         self.model = model_file
         self.settings = settings or Settings()
-        self.decoder = Decoder(model)
-        from tutor.engine.trie import token_trie
-        from tutor.engine.vocab import load_vocabulary
-
-        # the engine's vocabulary is read once per model file and cached on disk; control and special
-        # tokens never spell an answer, end-of-generation ones only end it
-        self.vocab = load_vocabulary(model_file.path)
-        self.piece_index = PieceIndex(self.vocab.pieces, self.vocab.special_ids | self.vocab.eog_ids,
-                                      eog_ids=sorted(self.vocab.eog_ids),
-                                      trie=token_trie(self.vocab, persist=True))  # the tutor's cache folder
+        self.analyser = Analyser()
+        self.judge = Judge(model, model_file.name, use_model=self.settings.use_model)
+        self.answer_decoder = AnswerDecoder(model, model_file)
 
     @classmethod
     def load(cls, model: str | Path | None = None, *, temperature: float = 0.0,
@@ -182,45 +186,46 @@ class Tutor:
         self.llm.set_context(self.llm.tokenize(prefix.encode("utf-8"), bos=True, special=True))
 
     def with_settings(self, **changes: Any) -> Tutor:
-        """Return a tutor sharing this model with some settings changed."""
-        other = object.__new__(Tutor)
-        other.__dict__.update(self.__dict__)
+        """Return a tutor sharing this model (and its stages) with some settings changed."""
+        other = copy.copy(self)
         other.settings = replace(self.settings, **changes)
+        if other.settings.use_model != self.settings.use_model:
+            other.judge = self.judge.replace(use_model=other.settings.use_model)
         return other
 
     def with_scorer(self, scorer: Any) -> Tutor:
         """Return a tutor sharing this model whose judge asks `scorer` for the model's scores (a ScoreCache)."""
-        other = object.__new__(Tutor)
-        other.__dict__.update(self.__dict__)
-        other.llm = scorer
+        other = copy.copy(self)
+        other.judge = self.judge.replace(scorer=scorer)
+        return other
+
+    def with_calibration(self, calibration: Calibration) -> Tutor:
+        """Return a tutor sharing this model whose judge uses other weights and thresholds (judge-fit's output)."""
+        other = copy.copy(self)
+        other.judge = self.judge.replace(calibration=calibration)
         return other
 
     # ------------------------------------------------------------------------------------------
+    def judged(self, sentence: str, analysis: Analysis | None = None) -> Judged:
+        """Return the judge's verdict on every verb slot of one (checked) sentence, as `correct` judges it."""
+        return self.judge.judge(self.analyser.propose(sentence, analysis))
+
     def correct(self, sentence: str, *, on_token: Callable[[str], None] | None = None) -> CorrectionResult:
         """Return the correction of one sentence (raises InputError for unusable input)."""
         t0 = time.perf_counter_ns()
         original = check_sentence(sentence)
         st = self.settings
-        analysis = analyse(original)
-        judged = chosen = None
-        if not analysis.abstain and st.table and st.facts:
-            judged = self.judge(original, analysis)
-            chosen = judged.answer()
-        if analysis.abstain or (judged is not None and chosen is None):
-            validate_output(abstention(original))
-            en, es = explain_abstention(analysis)
-            return CorrectionResult(
-                original=original, output=abstention(original), out_of_scope=True, is_correct=False,
-                confidence=1.0, explanation_en=en, explanation_es=es,
-                timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6),
-                model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
-            )
-        if not st.table:
-            return self._correct_with_schema(original, analysis, on_token, t0)
-        if not st.facts:
-            return self._correct_by_decoding(original, analysis, on_token, t0)
+        if not (st.facts and st.table):
+            raise ValueError("facts=False and table=False are ablations kept for comparison; run them through "
+                             "tutor.lab.ablations.Ablation(tutor), as `grammar-tutor correct --no-facts` does")
+        proposal = self.analyser.propose(original)
+        judged = None if proposal.abstain else self.judge.judge(proposal)
+        chosen = judged.answer() if judged is not None else None
+        if chosen is None:
+            return self.abstained(original, proposal.analysis, t0)
         answer, confidence = chosen
-        gen = self._decode_answer(original, answer, on_token)
+        gen = self.answer_decoder.decode(original, answer, temperature=st.temperature, seed=st.seed,
+                                         jump_forward=st.jump_forward, on_token=on_token)
         output = json.loads(gen.text)
         output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
         validate_output(output)
@@ -242,20 +247,28 @@ class Tutor:
             model_sha256=self.model.sha256, settings=st.to_dict(),
         )
 
-    # ------------------------------------------------------------------------------------------
-    def check(self, text: str, *, progress: Callable[[int, int], None] | None = None):
-        """Return every verb finding of a whole text (up to 2,000 characters), with sentence spans and notes."""
-        from tutor.a13.explain import explain_candidate
-        from tutor.text.check import Checked, CheckResult, Finding
-        from tutor.text.sentences import split_sentences
-        from tutor.text.walk import walk_text
+    def abstained(self, original: str, analysis: Analysis, t0: int) -> CorrectionResult:
+        """Return the §A13 out-of-scope result for a sentence with no answer, explained (a plural subject, or
+        no verb of the 20); `t0` is when the correction started (perf_counter_ns)."""
+        validate_output(abstention(original))
+        en, es = explain_abstention(analysis)
+        reason = PLURAL_SUBJECT if analysis.plural_verbs else OUTSIDE_VERBS  # as explain_abstention tells them apart
+        return CorrectionResult(
+            original=original, output=abstention(original), out_of_scope=True, is_correct=False,
+            confidence=1.0, explanation_en=en, explanation_es=es, out_of_scope_reason=reason,
+            timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6),
+            model_name=self.model.name, model_sha256=self.model.sha256, settings=self.settings.to_dict(),
+        )
 
+    # ------------------------------------------------------------------------------------------
+    def check(self, text: str, *, progress: Callable[[int, int], None] | None = None) -> CheckResult:
+        """Return every verb finding of a whole text (up to 2,000 characters), with sentence spans and notes."""
         t0 = time.perf_counter_ns()
         text = check_text(text)
         spans = split_sentences(text)
         result = CheckResult(text, spans, model_name=self.model.name)
-        sure_at = not_sure_threshold()
-        for js in walk_text(self, text, spans, progress):
+        for js in walk_text(self.analyser, self.judge, text, spans, progress,
+                            lm_context_mode=self.settings.lm_context):
             result.notes.extend(js.notes)
             a = js.start
             for v in js.verdicts:
@@ -267,170 +280,6 @@ class Tutor:
                 cell = best.cell
                 result.findings.append(Finding(
                     js.sentence, cell.verb, cell.tense, cell.person, best.correct_form or cell.correct_form,
-                    cell.spanish[0], lo, hi, text[lo:hi], p, en, es, sure=p >= sure_at))
+                    cell.spanish[0], lo, hi, text[lo:hi], p, en, es, sure=self.judge.is_sure(p)))
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result
-
-    def judge(self, sentence: str, analysis=None, context: str = "", tense_context: str | None = None,
-              text_tenses: tuple[int, int] = (0, 0)):
-        """Return the judge's verdict on every verb slot of one (checked) sentence.
-
-        `context` is the text before the sentence (in a text check): the model reads it first, and
-        its verbs' tenses are evidence for a narrative's tense (`tense_context`, default the same text,
-        may reach further back than what the model reads). `text_tenses` is (past, present) finite
-        forms in the rest of the text, on both sides of the sentence.
-        """
-        from tutor.a13.analysis import tokenize
-        from tutor.judge.judge import judge_slots, lm_features, load_weights
-        from tutor.judge.result import Judged
-        from tutor.judge.slots import build_slots, tense_counts
-
-        t0 = time.perf_counter_ns()
-        analysis = analysis if analysis is not None else analyse(sentence)
-        tense_text = context if tense_context is None else tense_context
-        ctx = tense_counts(tokenize(tense_text)) if tense_text else (0, 0)
-        slots = build_slots(analysis, ctx, text_tenses) if not analysis.abstain else []
-        use_model = self.settings.use_model
-        lm = None
-        if use_model and any(c.change for s in slots for c in s.candidates):
-            lm = lm_features(self.llm, self.judge_prefix(), sentence, slots, context=context)
-        t1 = time.perf_counter_ns()
-        verdicts = judge_slots(slots, load_weights(self.model.name, use_model=use_model), lm)
-        return Judged(sentence, analysis, verdicts, lm or {}, score_ms=(t1 - t0) / 1e6)
-
-    def judge_prefix(self) -> list[int]:
-        """Return the tokens the judge puts before each sentence it scores (BOS + data/judge/prompt.json)."""
-        if getattr(self, "_judge_prefix", None) is None:
-            from tutor.judge.judge import judge_config
-
-            text = judge_config()["prefix"]
-            self._judge_prefix = self.llm.tokenize(text.encode("utf-8"), bos=True)
-        return self._judge_prefix
-
-    def _decode_answer(self, original: str, answer, on_token: Callable[[str], None] | None):
-        """Decode the judged answer under the precompiled a13 FSM intersected with the narrowing."""
-        from tutor.decoding.choices import ChoiceMatcher
-        from tutor.decoding.compose import IntersectionMatcher
-        from tutor.engine.dfa_grammar import DFAMatcher
-
-        cell = answer.cell
-        fields = {"verb": cell.verb, "tense": cell.tense, "person": cell.person,
-                  "correct_form": answer.correct_form or cell.correct_form, "spanish": cell.spanish[0]}
-        text = answer_json(original, fields, private=False).encode("utf-8")
-        matcher = IntersectionMatcher(DFAMatcher(self.schema_grammar()), ChoiceMatcher([text], self.piece_index))
-        prefix, request = render(original, self.model.prompt_format, private=False)
-        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
-        st = self.settings
-        return self.decoder.generate(
-            tokens, matcher, temperature=st.temperature, seed=st.seed, max_tokens=len(text) + 16,
-            jump_forward=st.jump_forward,
-            on_text=(lambda b: on_token(b.decode("utf-8", "replace"))) if on_token else None)
-
-    def _correct_by_decoding(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
-        """The --no-facts ablation: the model picks among every cell of the verbs present."""
-        st = self.settings
-        options = select_options(analysis, use_facts=False)
-        answers = answers_for(options, spanish_choice=st.spanish_choice)
-        if not st.priors:
-            answers = [Answer(a.option, a.spanish, 0.0) for a in answers]
-        answer, confidence, gen = self._decode(original, answers, on_token)
-        opt = answer.option
-        output = {"original": original}
-        output.update(answer.fields(private=False))
-        output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
-        validate_output(output)
-        en, es = explain(opt)
-        return CorrectionResult(
-            original=original, output=output, out_of_scope=False, is_correct=not opt.is_error,
-            confidence=confidence, error_span=opt.written if opt.is_error else None,
-            error_start=opt.start if opt.is_error else None, error_end=opt.end if opt.is_error else None,
-            explanation_en=en, explanation_es=es,
-            timings=Timings(total_ms=(time.perf_counter_ns() - t0) / 1e6, tokens_sampled=gen.n_sampled,
-                            tokens_forced=gen.n_forced, forward_ms=gen.forward_ms),
-            model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
-        )
-
-    def schema_grammar(self):
-        """Return the compiled grammars/a13.schema.json for this model's vocabulary (cached on disk)."""
-        if getattr(self, "_schema_grammar", None) is None:
-            from tutor.engine.dfa_grammar import compile_json_schema
-            from tutor.resources import grammar_path
-
-            schema = json.loads(grammar_path("a13.schema.json").read_text(encoding="utf-8"))
-            self._schema_grammar = compile_json_schema(schema, self.vocab, property_order="declared")
-        return self._schema_grammar
-
-    def _correct_with_schema(self, original: str, analysis, on_token, t0: int) -> CorrectionResult:
-        """The plain path: the model fills the JSON Schema freely (no table, no facts)."""
-        from tutor.decoding.choices import PinnedPrefixMatcher
-        from tutor.engine.dfa_grammar import DFAMatcher
-
-        st = self.settings
-        prefix, request = render(original, self.model.prompt_format, private=False)
-        matcher = DFAMatcher(self.schema_grammar())
-        if st.pin_original:
-            literal = ('{"original":' + json.dumps(original, ensure_ascii=False)).encode("utf-8")
-            matcher = PinnedPrefixMatcher(literal, matcher, self.piece_index)
-        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
-        gen = self.decoder.generate(tokens, matcher, temperature=st.temperature, seed=st.seed,
-                                    max_tokens=400, jump_forward=st.jump_forward,
-                                    on_text=(lambda b: on_token(b.decode("utf-8", "replace"))) if on_token else None)
-        output = json.loads(gen.text)
-        output["confidence"] = round(float(np.exp(gen.logprob)), 4)
-        validate_output(output)
-        cell_key = (output["verb"], output["tense"], output["person"])
-        match = next((o for o in analysis.options if o.cell.key == cell_key), None)
-        is_error = match.is_error if match else True
-        mask_us = [ns / 1000 for ns in gen.mask_ns]
-        return CorrectionResult(
-            original=original, output=output, out_of_scope=False, is_correct=not is_error,
-            confidence=output["confidence"], explanation_en="", explanation_es="",
-            timings=Timings(prompt_ms=gen.prompt_ms, forward_ms=gen.forward_ms,
-                            mask_p50_us=float(np.percentile(mask_us, 50)) if mask_us else 0.0,
-                            mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
-                            mask_max_us=max(mask_us, default=0.0), tokens_sampled=gen.n_sampled,
-                            tokens_forced=gen.n_forced, total_ms=(time.perf_counter_ns() - t0) / 1e6,
-                            mask_us=tuple(mask_us)),
-            model_name=self.model.name, model_sha256=self.model.sha256, settings=st.to_dict(),
-        )
-
-    def _decode(self, original: str, answers: list[Answer], on_token: Callable[[str], None] | None):
-        from tutor.decoding.choices import ChoiceMatcher
-
-        st = self.settings
-        prefix, request = render(original, self.model.prompt_format, private=st.private_fields)
-        strings = []
-        for a in answers:
-            text = answer_json(original, a.fields(private=st.private_fields), private=st.private_fields)
-            strings.append(text.encode("utf-8"))
-        # identical strings (the same cell reached by two rules) are merged, keeping the best prior
-        merged: dict[bytes, int] = {}
-        for k, s in enumerate(strings):
-            if s not in merged or answers[k].prior > answers[merged[s]].prior:
-                merged[s] = k
-        keep = list(merged.values())
-        strings = [strings[k] for k in keep]
-        answers = [answers[k] for k in keep]
-        priors = [a.prior for a in answers]
-        matcher = ChoiceMatcher(strings, self.piece_index, priors)
-        tokens = self.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
-        decoded = bytearray()
-
-        def stream(data: bytes) -> None:
-            decoded.extend(data)
-            if on_token:
-                on_token(data.decode("utf-8", errors="replace"))
-
-        gen = self.decoder.generate(tokens, matcher, temperature=st.temperature, seed=st.seed,
-                                    max_tokens=st.max_tokens, jump_forward=st.jump_forward,
-                                    on_text=stream if on_token else None)
-        k = matcher.chosen()
-        if k is None:  # cannot happen: the matcher finished on exactly one string
-            k = strings.index(gen.text)
-        json.loads(gen.text)  # the decoded text is the JSON of the chosen answer
-        # Confidence is the probability of the cell: every accepted Spanish form is right, so the
-        # choice between them (after `"spanish":"`) does not count against it.
-        cut = gen.text.find(b'"spanish":"')
-        logp = sum(lp for off, lp in gen.steps if cut < 0 or off < cut)
-        return answers[k], float(np.exp(logp)), gen
-

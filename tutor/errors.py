@@ -17,3 +17,7 @@ class ModelError(TutorError):
 
 class StoreError(TutorError):
     """The SQLite store cannot be opened or written (corrupt file, read-only place, full disk)."""
+
+
+class ConflictError(TutorError):
+    """A UUID is already in the store for something else (a request id reused for another request)."""

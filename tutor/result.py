@@ -35,6 +35,11 @@ class Timings:
         )
 
 
+# Why a sentence got no §A13 answer (CorrectionResult.out_of_scope_reason)
+PLURAL_SUBJECT = "plural_subject"  # its verb's subject is plural: §A13 labels the singular persons only
+OUTSIDE_VERBS = "outside_verbs"  # no verb of the 20 to fix
+
+
 @dataclass(frozen=True, slots=True)
 class CorrectionResult:
     """One correction: the public output object plus what the app and the store need around it.
@@ -60,3 +65,4 @@ class CorrectionResult:
     kind: str = "correct"  # 'correct' (one sentence), 'check' (a finding of a text), 'review' (a practice retry)
     source_text: str | None = None  # the whole text a finding came from
     not_sure: bool = False  # below the app's "not sure" threshold
+    out_of_scope_reason: str = ""  # PLURAL_SUBJECT or OUTSIDE_VERBS when out_of_scope ("" when not known)

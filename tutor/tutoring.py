@@ -95,6 +95,10 @@ class Tutoring:
             return Recorded(result, save_error=exc, recorded=True)
         return Recorded(result, tuple(ids), recorded=True)
 
+    def is_sure(self, result: CorrectionResult) -> bool:
+        """Return True when a correction is shown as sure, False when as a question: the Judge's decision."""
+        return self.tutor.judge.is_sure(result.confidence)
+
     def mistakes(self, learner: str, *, limit: int = 100) -> list[dict[str, Any]]:
         """Return the learner's past mistakes to practise again, newest first ([] without a store)."""
         if self.store is None or not learner:

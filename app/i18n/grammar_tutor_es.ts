@@ -1004,6 +1004,11 @@
         <translation>Ese verbo todavía no está en mi lista</translation>
     </message>
     <message>
+        <location filename="../views/card.py" line="233" />
+        <source>I only check singular subjects</source>
+        <translation>Solo reviso sujetos en singular</translation>
+    </message>
+    <message>
         <location filename="../views/card.py" line="181" />
         <source>I only correct 20 verbs, and the verb to fix in this sentence is not one of them, so I would rather not guess. Try a sentence with one of these verbs:</source>
         <translation>Solo corrijo 20 verbos y el verbo que hay que corregir en esta frase no es uno de ellos, así que prefiero no adivinar. Prueba con una frase que use uno de estos verbos:</translation>

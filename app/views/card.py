@@ -10,14 +10,13 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.labels import person_label, tense_label
+from app.translation import ui_is_spanish
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
-from tutor.api import not_sure_threshold
-from tutor.result import CorrectionResult
+from tutor.result import PLURAL_SUBJECT, CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
 
-NOT_SURE_BELOW = not_sure_threshold()  # from the judge's calibration (data/judge/weights.json)
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
 
@@ -95,6 +94,7 @@ class ResultCard(Panel):
         self.setObjectName("resultCard")
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # so a keyboard user can reach it and hear it read
         self.result: CorrectionResult | None = None
+        self.sure = True  # the Judge's decision on the result's confidence (tutor.judge.judge.Judge.is_sure)
         self.kind = "empty"
         self.title = _label(self, rich=False)
         self.note = _label(self)
@@ -146,9 +146,13 @@ class ResultCard(Panel):
         sentence.setPointSizeF(base.pointSizeF() * 1.3)
         self.sentence.setFont(sentence)
 
-    def show_result(self, result: CorrectionResult | None) -> None:
-        """Show a correction (None shows the empty hint)."""
+    def show_result(self, result: CorrectionResult | None, *, sure: bool | None = None) -> None:
+        """Show a correction (None shows the empty hint); `sure` is the Judge's decision on its confidence
+        (False: shown as a question), which the card never makes itself."""
+        if result is not None and sure is None:
+            raise TypeError("show_result needs sure=…: the Judge decides it (Tutoring.is_sure(result))")
         self.result = result
+        self.sure = bool(sure) if result is not None else True
         self.render()
 
     def render(self) -> None:
@@ -205,12 +209,13 @@ class ResultCard(Panel):
 
     @staticmethod
     def _note_messages(notes: list[Note]) -> str:
-        from app.views.finding_card import ui_is_spanish  # the finding card imports this module
-
         return "<br>".join(emphasised(n.message_es if ui_is_spanish() else n.message_en) for n in notes)
 
     def _render_out_of_scope(self, result: CorrectionResult) -> None:
         self.kind = "out_of_scope"
+        if result.out_of_scope_reason == PLURAL_SUBJECT:
+            self._render_plural_subject(result)
+            return
         self._title(self.tr("That verb is not on my list yet"), BLUE)
         self._show(self.sentence, escape(result.original))
         self._show(
@@ -223,9 +228,18 @@ class ResultCard(Panel):
         verbs = ", ".join(load_scope().verbs)
         self._show(self.verbs, f"<b>{escape(verbs)}</b>")
 
+    def _render_plural_subject(self, result: CorrectionResult) -> None:
+        """The verb is one of the 20, but its subject is plural: say so (tutor.a13.explain.explain_abstention)."""
+        self._title(self.tr("I only check singular subjects"), BLUE)
+        self._show(self.sentence, escape(result.original))
+        if result.explanation_es:
+            self._show(self.explanation_es, f"<b>ES</b>&nbsp; {emphasised(result.explanation_es)}")
+        if result.explanation_en:
+            self._show(self.explanation_en, f"<b>EN</b>&nbsp; {emphasised(result.explanation_en)}")
+
     def _render_answer(self, result: CorrectionResult) -> None:
         output = result.output
-        sure = result.confidence >= NOT_SURE_BELOW
+        sure = self.sure
         percent = round(result.confidence * 100)
         if not sure:
             self.kind = "not_sure"

@@ -1,16 +1,17 @@
 """A class without a network, and a class server: send my history, import learners' files, server settings.
 
-`install(window)` adds *File → Send my history to the teacher…*, *Teacher → Import learners' files…*
-and *Tools → Class server…* to the main window. The work runs through app.worker; the core does it
+`ClassMenus` holds *Send my history to the teacher…*, *Import learners' files…* and *Class server…*; the main
+window places them (File, Teacher, Tools). The work runs through app.worker; the core does it
 (tutor.store.bundle, tutor.server.client), this module only asks and reports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QSettings, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -28,11 +29,9 @@ from PySide6.QtWidgets import (
 from app import worker
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from app.main_window import MainWindow
+    from app.context import ViewContext
     from tutor.api import Tutor
-    from tutor.server.client import ClassTutor
+    from tutor.server.remote import ClassTutor
     from tutor.store import Store
 
 ENABLED, URL, CODE = "class_server/enabled", "class_server/url", "class_server/code"
@@ -46,11 +45,12 @@ def server_choice(q: QSettings) -> tuple[str, str] | None:
 
 
 def class_tutor(q: QSettings, store: Store | None, local: Callable[[], Tutor | None]) -> ClassTutor | None:
-    """Return a tutor.server.client.ClassTutor for the chosen server (local() is the local Tutor), or None."""
+    """Return a tutor.server.remote.ClassTutor for the chosen server (local() is the local Tutor), or None."""
     choice = server_choice(q)
     if choice is None or store is None:
         return None
-    from tutor.server.client import ClassClient, ClassTutor
+    from tutor.server.client import ClassClient
+    from tutor.server.remote import ClassTutor
 
     return ClassTutor(ClassClient(*choice, timeout=10), store, local)
 
@@ -117,27 +117,28 @@ class ClassServerDialog(QDialog):
 
 
 class ClassMenus(QObject):
-    """The class actions of one main window, retranslated with it."""
+    """The class actions (send my history, import learners' files, the class-server setting), retranslated with
+    the window. The window places them in its menus; they use only the context, the settings and `parent` (the
+    widget their dialogs belong to)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.send_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+S"))
+    teacher_needed = Signal()  # importing needs the Teacher page unlocked: the window shows its lock
+    imported = Signal()  # bundles went into the store: the teacher's views may read again
+
+    def __init__(self, context: ViewContext, q: QSettings, teacher_unlocked: Callable[[], bool],
+                 parent: QWidget) -> None:
+        super().__init__(parent)
+        self.context, self.q, self.teacher_unlocked, self.parent_widget = context, q, teacher_unlocked, parent
+        self.send_action = QAction(parent)
         self.send_action.triggered.connect(self.send_history)
-        self.import_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+I"))
+        self.import_action = QAction(parent)
         self.import_action.triggered.connect(self.import_files)
-        self.server_action = QAction(window, shortcut=QKeySequence("Ctrl+Shift+K"))
+        self.server_action = QAction(parent)
         self.server_action.triggered.connect(self.open_server_settings)
-        actions = window.file_menu.actions()
-        after = actions.index(window.export_action) + 1 if window.export_action in actions else len(actions)
-        window.file_menu.insertAction(actions[after] if after < len(actions) else None, self.send_action)
-        self.teacher_menu = QMenu(window)
-        window.menuBar().insertMenu(window.tools_menu.menuAction(), self.teacher_menu)
+        self.teacher_menu = QMenu(parent)
         self.teacher_menu.addAction(self.import_action)
-        window.tools_menu.addAction(self.server_action)
         self.dialog: ClassServerDialog | None = None
         self.last_report = ""
-        window.installEventFilter(self)
+        parent.installEventFilter(self)
         self.retranslate()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -154,19 +155,19 @@ class ClassMenus(QObject):
 
     def send_history(self) -> None:
         """Save the current learner's history as a bundle file the teacher can import."""
-        window = self.window
-        if window.store is None or not window.learner:
+        learner = self.context.learner()
+        if self.context.store() is None or not learner:
             self._report(self.tr("Choose a learner first: the bundle holds one learner's history."))
             return
-        suggested = f"{window.learner}.grammar-tutor.json"
-        path, _ = QFileDialog.getSaveFileName(window, self.tr("Send my history to the teacher"), suggested,
+        suggested = f"{learner}.grammar-tutor.json"
+        path, _ = QFileDialog.getSaveFileName(self.parent_widget, self.tr("Send my history to the teacher"), suggested,
                                               self.tr("grammar-tutor bundles (*.json)"))
         if path:
             self.write_bundle(path)
 
     def write_bundle(self, path: str) -> None:
         """Write the current learner's bundle to `path` in the background and report it."""
-        store, learner = self.window.store, self.window.learner
+        store, learner = self.context.store(), self.context.learner()
 
         def op(_: worker.Report) -> int:
             from tutor.store.bundle import write_bundle
@@ -179,19 +180,17 @@ class ClassMenus(QObject):
 
     def import_files(self) -> None:
         """Ask for bundles (several at once) and import them into the teacher's database."""
-        window = self.window
-        if not window.teacher.is_unlocked():
-            window.tabs.setCurrentWidget(window.teacher)
-            window.teacher.lock_page.passphrase.setFocus()
+        if not self.teacher_unlocked():
+            self.teacher_needed.emit()
             return
-        paths, _ = QFileDialog.getOpenFileNames(window, self.tr("Import learners' files"), "",
+        paths, _ = QFileDialog.getOpenFileNames(self.parent_widget, self.tr("Import learners' files"), "",
                                                 self.tr("grammar-tutor bundles (*.json)"))
         if paths:
             self.import_paths(paths)
 
     def import_paths(self, paths: list[str]) -> None:
         """Import `paths` in the background; report new, already present, conflicts and refused files."""
-        store = self.window.store
+        store = self.context.store()
 
         def op(_: worker.Report) -> list[Any]:
             from tutor.store.bundle import import_files
@@ -215,8 +214,7 @@ class ClassMenus(QObject):
             return "\n".join(lines)
 
         self._report(report, warning=bool(refused or conflicts))
-        if self.window.teacher.is_unlocked():
-            self.window.teacher.dashboard.refresh()  # the new learners and rows appear at once
+        self.imported.emit()  # the new learners and rows appear at once
 
     def _summary_line(self, summary: Any) -> str:
         """Return one bundle's line (tutor.store.bundle.ImportSummary) in the current language."""
@@ -229,14 +227,9 @@ class ClassMenus(QObject):
 
     def open_server_settings(self) -> None:
         """Open the class-server dialog."""
-        self.dialog = ClassServerDialog(self.window.settings.q, self.window)
+        self.dialog = ClassServerDialog(self.q, self.parent_widget)
         self.dialog.open()
 
     def _report(self, text: str | Callable[[], str], *, warning: bool = False) -> None:
-        bar = self.window.messages.show_message(text, key="class", level="warning" if warning else "info")
+        bar = self.context.messages.show_message(text, key="class", level="warning" if warning else "info")
         self.last_report = bar.text.text()
-
-
-def install(window: MainWindow) -> ClassMenus:
-    """Add the class actions to `window`'s menus and return them."""
-    return ClassMenus(window)

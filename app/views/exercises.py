@@ -6,7 +6,6 @@ write runs on app.worker's STORE lane. Enter checks the answer; Enter again, or 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -26,17 +25,14 @@ from PySide6.QtWidgets import (
 
 from app.errors import describe
 from app.labels import person_label, tense_label
-from app.views.finding_card import ui_is_spanish
+from app.translation import ui_is_spanish
 from app.views.panel import Panel, set_text_colour
 from app.views.pixmap_charts import MASTERED, ChartLabel, bar_chart, cell_grid, line_chart
 from app.worker import STORE, Report, run_job
 from tutor.practice.cards import MISTAKE, OTHER_PERSON, WRITTEN
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
-    from tutor.store import Store
-
-StoreGetter = Callable[[], "Store | None"]
+    from app.context import ViewContext
 
 
 def error_type_label(name: str) -> str:
@@ -186,9 +182,11 @@ class ExercisesView(QWidget):
     loaded = Signal(int)  # how many cards are due, after the list is read
     failed = Signal(str)
 
-    def __init__(self, store: StoreGetter, parent: QWidget | None = None) -> None:
+    def __init__(self, context: ViewContext, parent: QWidget | None = None) -> None:
+        """`context` is all it uses of the window: the store to read and write practice in, the learner, the
+        message banners. The window places the page and its `show_action` (View → Exercises)."""
         super().__init__(parent)
-        self.store = store
+        self.store = context.store
         self.learner = ""
         self.due: list[dict[str, Any]] = []
         self.total_due = 0
@@ -196,8 +194,9 @@ class ExercisesView(QWidget):
         self.result: dict[str, Any] | None = None
         self.busy = False
         self._reading = 0
-        self.tab_host: QTabWidget | None = None  # the window's tabs, which show this page's name
-        self.show_action: QAction | None = None  # View → Exercises (Ctrl+5), set by install()
+        self.show_action = QAction(self)  # View → Exercises; the window gives it its shortcut and its place
+        context.learner_changed.connect(self.set_learner)
+        self.failed.connect(lambda text: context.messages.show_message(text, key="practice"))
 
         self.tabs = QTabWidget(self)
         cards = QWidget(self.tabs)
@@ -284,11 +283,12 @@ class ExercisesView(QWidget):
         self.next_button.setToolTip(self.tr("Show the next due card (Enter after checking, or F8)"))
         self.prompt.setAccessibleName(self.tr("Sentence with a gap"))
         self.feedback.setAccessibleName(self.tr("Result"))
-        if self.tab_host is not None:
-            self.tab_host.setTabText(self.tab_host.indexOf(self), self.tr("Exercise&s"))
-        if self.show_action is not None:
-            self.show_action.setText(self.tr("Exercise&s: practise my mistakes"))
+        self.show_action.setText(self.tr("Exercise&s: practise my mistakes"))
         self._show_card()
+
+    def title(self) -> str:
+        """Return the page's name in the current language (its tab)."""
+        return self.tr("Exercise&s")
 
     # -- loading -----------------------------------------------------------------------------------
 
@@ -464,21 +464,3 @@ def _emphasis(text: str) -> str:
     """Return an explanation with its *form* marks as italics, the rest escaped."""
     parts = escape(text).split("*")
     return "".join(f"<i>{p}</i>" if i % 2 else p for i, p in enumerate(parts))
-
-
-def install(window: MainWindow) -> ExercisesView:
-    """Add the Exercises page to `window` as a tab (Ctrl+5) and return the view."""
-    view = ExercisesView(lambda: window.store, window)
-    window.tabs.addTab(view, "")
-    show = QAction(window)
-    show.setShortcut(QKeySequence("Ctrl+5"))
-    show.triggered.connect(lambda: (window.tabs.setCurrentWidget(view), view.answer.setFocus()))
-    window.view_menu.addAction(show)
-    view.show_action = show
-    view.tab_host = window.tabs
-    view.retranslate()
-    window.learner_bar.learner_changed.connect(view.set_learner)
-    window.correction_done.connect(lambda _: view.reload() if window.tabs.currentWidget() is view else None)
-    window.tabs.currentChanged.connect(lambda _: view.reload() if window.tabs.currentWidget() is view else None)
-    view.failed.connect(lambda text: window.messages.show_message(text, key="practice"))
-    return view

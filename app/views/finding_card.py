@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from PySide6.QtCore import QEvent, QLocale, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.labels import person_label, tense_label
+from app.translation import ui_is_spanish
 from app.views.card import Chip, emphasised
 from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
@@ -21,11 +22,6 @@ from tutor.text.check import Finding, replacement_text
 from tutor.text.notes import Note
 
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
-
-
-def ui_is_spanish() -> bool:
-    """Return True when the UI speaks Spanish (install_language sets the default locale)."""
-    return QLocale().language() == QLocale.Language.Spanish
 
 
 def _label(parent: QWidget) -> QLabel:

@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
 
 from app import worker
 from app.errors import describe
-from app.views.finding_card import FindingCard, ui_is_spanish
+from app.translation import ui_is_spanish
+from app.views.finding_card import FindingCard
 from app.views.panel import set_text_colour
 from app.views.text_findings import (
     AMBER,
@@ -52,10 +53,10 @@ from tutor.api import MAX_TEXT_CHARS
 from tutor.errors import InputError
 from tutor.text.check import CheckResult, Finding, replacement_text
 from tutor.text.incremental import Edit, IncrementalChecker
-from tutor.tutoring import Recorded, Tutoring
+from tutor.tutoring import Recorded
 
 if TYPE_CHECKING:
-    from app.main_window import MainWindow
+    from app.context import ViewContext
 
 SELECTED_SURE, SELECTED_NOT_SURE, SELECTED_NOTE = "#f7d4cf", "#fce3b8", "#dce6fa"
 AUTO_CHECK_MS = 600  # the typing pause after which the text is checked again
@@ -96,17 +97,17 @@ class TextEdit(QPlainTextEdit):
 class TextCheckView(QWidget):
     """Type or paste a text, check it, read each finding's card, apply the fixes, copy the result.
 
-    `window` is the MainWindow: the view reads its engine, store and learner when it checks, and
-    shows errors in its banners.
+    `context` is all it uses of the window: the use case (the loaded model) and the store it records with, the
+    learner, and the message banners. The window places the page and its `show_action` (View → Text).
     """
 
     check_done = Signal(object)  # the CheckResult, once underlined (and saved when a learner is chosen)
     check_failed = Signal(str)
     progressed = Signal(int, int)  # sentences done, sentences in all
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: ViewContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.working = False
         self.result: CheckResult | None = None
         self.findings: list[Finding] = []  # still open, offsets into the editor's current text
@@ -128,7 +129,7 @@ class TextCheckView(QWidget):
         self._editing = False  # Apply is changing the text: keep the underlines
         self.shown_note: Any = None  # the note whose span is highlighted
         self._keep_caret = False  # a finding selected for the learner while typing: the caret stays put
-        self.show_action: QAction | None = None  # View → Text (Ctrl+4), set by install()
+        self.show_action = QAction(self)  # View → Text; the window gives it its shortcut and its place
 
         self.prompt = QLabel(self)
         self.prompt.setWordWrap(True)
@@ -309,11 +310,7 @@ class TextCheckView(QWidget):
         self.copy_action.setText(self.tr("Copy corrected text"))
         self.next_action.setText(self.tr("Next finding"))
         self.previous_action.setText(self.tr("Previous finding"))
-        tabs = getattr(self.window_, "tabs", None)
-        if tabs is not None and tabs.indexOf(self) >= 0:
-            tabs.setTabText(tabs.indexOf(self), self.tr("Te&xt"))
-        if self.show_action is not None:
-            self.show_action.setText(self.tr("Te&xt"))
+        self.show_action.setText(self.title())
         self.findings_model.retranslate()
         self.notes_model.set_spanish(ui_is_spanish())
         self._on_text_changed(counter_only=True)
@@ -321,9 +318,13 @@ class TextCheckView(QWidget):
 
     # -- checking ----------------------------------------------------------------------------------
 
+    def title(self) -> str:
+        """Return the page's name in the current language (its tab and its View menu entry)."""
+        return self.tr("Te&xt")
+
     def ready(self) -> bool:
-        """Return True when the window has a loaded model and is not reloading one."""
-        return self.window_.tutor is not None and not self.window_.loading
+        """Return True when a model is loaded and not reloading (the context has a use case)."""
+        return self.context.use_case() is not None
 
     def submit(self) -> None:
         """Check the text in the background and record its findings, or say why not."""
@@ -358,10 +359,11 @@ class TextCheckView(QWidget):
 
     def run_check(self, text: str, *, save: bool = True) -> None:
         """Check `text` through app.worker; with `save`, record its findings for the learner in the same job."""
-        window = self.window_
-        tutor, store, learner = window.tutor, window.store, window.learner
-        if self.checker is None or self.checker.base is not tutor:
-            self.checker = IncrementalChecker(tutor)  # a new model: nothing kept from the old one
+        use_case, learner = self.context.use_case(), self.context.learner()
+        if use_case is None:
+            return
+        if self.checker is None or self.checker.base is not use_case.tutor:
+            self.checker = IncrementalChecker(use_case.tutor)  # a new model: nothing kept from the old one
         checker = self.checker
         self.auto_check.stop()
         self.working = True
@@ -372,7 +374,7 @@ class TextCheckView(QWidget):
             self.progress.show()
         else:
             self.progress_delay.start()
-        window.messages.dismiss("text")
+        self.context.messages.dismiss("text")
         self._update_buttons()
         generation = self.generation
 
@@ -380,7 +382,7 @@ class TextCheckView(QWidget):
             result = checker.check(text, progress=lambda done, total: report((done, total)))
             if not save:
                 return Recorded(result)
-            return Tutoring(tutor, store).record_check(result, learner=learner)
+            return use_case.record_check(result, learner=learner)
 
         worker.run_job(op, success=lambda done: self._on_checked(done, generation, save),
                        failure=lambda exc: self._on_failed(exc, text),
@@ -403,9 +405,8 @@ class TextCheckView(QWidget):
         self.progress.hide()
         if saved:
             self.saved_rows = len(done.row_ids)
-        window = self.window_
         if saved_error is not None:
-            window.messages.show_message(
+            self.context.messages.show_message(
                 self.tr("The findings are shown but were not saved: {0}").format(describe(saved_error)),
                 key="save", level="warning")
         queued, self.queued = self.queued, ""
@@ -417,7 +418,7 @@ class TextCheckView(QWidget):
                 self._check_while_typing()
         else:
             self.show_result(result, typing=not saved)
-            if saved and not window.learner and window.store is not None and result.findings:
+            if saved and not self.context.learner() and self.context.store() is not None and result.findings:
                 self.show_hint(self.tr("Choose or create a learner to keep these findings in your history."),
                                "no_learner")
             if queued == "save":
@@ -433,9 +434,9 @@ class TextCheckView(QWidget):
         self._update_buttons()
         message = describe(exc, self.tr("checking your text"))
         if isinstance(exc, InputError):
-            self.window_.messages.show_message(message, key="text", level="warning")
+            self.context.messages.show_message(message, key="text", level="warning")
         else:
-            self.window_.messages.show_message(
+            self.context.messages.show_message(
                 message, key="text", actions=[(self.tr("Try again"), lambda: self.run_check(text))])
         self.check_failed.emit(message)
 
@@ -780,18 +781,3 @@ class TextCheckView(QWidget):
         self.copy_button.setEnabled(has_result)
         self.apply_button.setEnabled(self.current_finding() is not None)
         self.apply_all_button.setEnabled(any(f.sure for f in self.findings))
-
-
-def install(window: MainWindow) -> TextCheckView:
-    """Add the Text page to `window` as a tab (Ctrl+4 shows it) and return the view."""
-    view = TextCheckView(window)
-    window.tabs.addTab(view, "")
-    show = QAction(window)
-    show.setShortcut(QKeySequence("Ctrl+4"))
-    show.triggered.connect(lambda: (window.tabs.setCurrentWidget(view), view.editor.setFocus()))
-    window.view_menu.addAction(show)
-    view.show_action = show
-    window.model_ready.connect(view.update_ready)
-    window.model_failed.connect(view.update_ready)
-    view.retranslate()
-    return view

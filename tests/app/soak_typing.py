@@ -147,7 +147,7 @@ def main() -> int:
         for _ in range(per_widget):
             text_view.card.repaint()
         window.mask_label.setText(f"round {round_no}: mask p50 3.0 µs/token")
-        practice.card.show_result(shown[round_no % len(shown)])
+        practice.card.show_result(shown[round_no % len(shown)], sure=True)
         window.tabs.setCurrentWidget(practice)
         for _ in range(per_widget):
             practice.card.repaint()  # its chips repaint with it

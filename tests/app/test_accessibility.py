@@ -53,7 +53,8 @@ def test_every_control_has_a_name(qtbot, make_window, filled_db):
 def test_custom_widgets_have_accessible_names(qtbot, make_window, filled_db, result_factory):
     window = make_window(db=filled_db)
     window.practice.card.show_result(
-        result_factory("He goed home.", ("go", "past simple", "3rd singular", "went", "fue"), wrong="goed")
+        result_factory("He goed home.", ("go", "past simple", "3rd singular", "went", "fue"), wrong="goed"),
+        sure=True,
     )
     card = window.practice.card
     assert card.accessibleName() == "Result" and "went" in card.accessibleDescription()
@@ -110,7 +111,8 @@ def test_the_window_fits_800_by_600_with_a_large_font(qtbot, make_window, engine
         app.setFont(QFont(normal.family(), 18))
         window = make_window(tutor=engine)
         window.practice.card.show_result(
-            result_factory("He goed home.", ("go", "past simple", "3rd singular", "went", "fue"), wrong="goed")
+            result_factory("He goed home.", ("go", "past simple", "3rd singular", "went", "fue"), wrong="goed"),
+            sure=True,
         )
         window.resize(800, 600)
         qtbot.waitUntil(lambda: window.size().width() == 800, timeout=10000)

@@ -25,7 +25,8 @@ def choose_in_settings(qtbot, window, *, language: str | None = None, temperatur
 def test_switching_to_spanish_and_back_retranslates_the_window(qtbot, make_window, engine, settings, result_factory):
     window = make_window(tutor=engine)
     window.practice.card.show_result(
-        result_factory("She has a cat.", ("have", "present simple", "3rd singular", "has", "ha"))
+        result_factory("She has a cat.", ("have", "present simple", "3rd singular", "has", "ha")),
+        sure=True,
     )
     assert window.tabs.tabText(0) == "&Practice"
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import Qt
 
+from app.views.card import emphasised
 from tutor.scope import load_scope
 from tutor.store import Store
+from tutor.tutoring import Recorded
 
 pytestmark = pytest.mark.model
 
@@ -86,6 +90,40 @@ def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, eng
     assert "forget" in card.notes.text()  # the Text tab's note on the verb outside the 20
 
 
+def test_a_modal_before_a_past_form_gets_the_modal_explanation_never_correct(qtbot, make_window, engine):
+    """Issue 20: *You should came to the party* once showed "Correct! *come* is the right form here"."""
+    window = make_window(tutor=engine)
+    result = correct_by_keyboard(qtbot, window, "You should came to the party")
+    card = window.practice.card
+    assert not result.is_correct and result.output["correct_form"] == "come"
+    assert card.kind in {"error", "not_sure"} and card.title.text() != "Correct!"
+    assert "line-through" in card.sentence.text() and ">came<" in card.sentence.text()
+    english, spanish = card.explanation_en.text(), card.explanation_es.text()
+    assert "modal" in english and "<i>come</i>" in english, english
+    assert "modal" in spanish and "<i>come</i>" in spanish, spanish
+    assert "right form" not in card.plain_text()
+
+
+def test_a_plural_subject_gets_the_plural_message_not_the_verb_list(qtbot, make_window, engine):
+    """Issue 20: *My brothers is students.* once said the verb to fix is not one of the 20 (*is* is one)."""
+    from tutor.a13.analysis import analyse
+    from tutor.a13.explain import explain_abstention
+
+    window = make_window(tutor=engine)
+    sentence = "My brothers is students."
+    result = correct_by_keyboard(qtbot, window, sentence)
+    assert result.out_of_scope
+    card = window.practice.card
+    english, spanish = explain_abstention(analyse(sentence))
+    assert "plural" in english and "*are*" in english  # what tutor.a13.explain says; the card must show it
+    assert card.kind == "out_of_scope" and card.title.text() == "I only check singular subjects"
+    assert card.explanation_en.text() == f"<b>EN</b>&nbsp; {emphasised(english)}"
+    assert card.explanation_es.text() == f"<b>ES</b>&nbsp; {emphasised(spanish)}"
+    plain = card.plain_text()
+    assert "not on my list" not in plain and "not one of them" not in plain
+    assert card.verbs.isHidden() and card.chips_box.isHidden()
+
+
 @pytest.mark.parametrize("sentence", ["I am agree with you.", "He don't want to come.", "She have 25 years.",
                                       "People is very friendly here."])
 def test_a_known_learner_pattern_gets_the_text_tabs_neutral_note_never_correct(qtbot, make_window, engine, sentence):
@@ -135,21 +173,20 @@ def test_without_a_learner_the_card_shows_and_nothing_is_saved(qtbot, make_windo
         assert store.count_history() == 0
 
 
-def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, result_factory):
-    window = make_window()
+def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, engine, result_factory):
+    """The Judge decides (its fitted not_sure_below); the window asks it and the card shows its answer."""
+    window = make_window(tutor=engine)
     card = window.practice.card
-    card.show_result(
-        result_factory(
-            "She want to goes home.",
-            ("want", "present simple", "3rd singular", "wants", "quiere"),
-            wrong="want",
-            confidence=0.31,
-        )
-    )
+    low = result_factory("She want to goes home.", ("want", "present simple", "3rd singular", "wants", "quiere"),
+                         wrong="want", confidence=0.31)
+    assert not engine.judge.is_sure(0.31) and engine.judge.is_sure(0.99)
+    window._on_corrected(Recorded(low))
     assert card.kind == "not_sure"
     assert card.title.text() == "Not sure"
     assert "31 %" in card.note.text() and "teacher" in card.note.text()
     assert "#8a4b00" in card.sentence.text()  # the suggestion is in amber, not in the green of a sure fix
+    window._on_corrected(Recorded(replace(low, confidence=0.99)))
+    assert card.kind == "error"
 
 
 def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_window, engine, reads_done):

@@ -65,7 +65,9 @@ def test_bad_input_is_rejected_with_a_message(sentence):
 
 def test_constraints_only_remove_impossible_outputs(tutor_engine):
     """Where the model alone (no facts) is already right, adding the facts never changes the answer."""
-    plain = tutor_engine.with_settings(facts=False, priors=False)
+    from tutor.lab.ablations import Ablation
+
+    plain = Ablation(tutor_engine.with_settings(facts=False, priors=False))
     checked = 0
     for rows in REGRESSION.values():
         for sentence, expected in rows:
@@ -77,6 +79,13 @@ def test_constraints_only_remove_impossible_outputs(tutor_engine):
                 assert (b["verb"], b["tense"], b["person"], b["correct_form"]) == expected
                 checked += 1
     assert checked >= 1
+
+
+def test_the_plain_paths_are_the_labs_not_the_tutors(tutor_engine):
+    with pytest.raises(ValueError, match=r"tutor\.lab\.ablations"):
+        tutor_engine.with_settings(facts=False).correct("He goed home.")
+    with pytest.raises(ValueError, match=r"tutor\.lab\.ablations"):
+        tutor_engine.with_settings(table=False).correct("He goed home.")
 
 
 def test_missing_model_gives_a_clear_error(tmp_path):

@@ -13,7 +13,7 @@ _TARGETS = {
     "decoder": "tutor.lab.decoder_bench",
     "serve": "tutor.server.loadtest",
     "buffers": "tutor.decoding.bench_native",
-    "judge": "tutor.judge.bench",
+    "judge": "tutor.lab.judge_bench",
     "schemas": "tutor.lab.schema_bench",
     "typing": "tutor.lab.typing_bench",
 }

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tutor.commands.common import add_model_options, tutor_kwargs
+from tutor.commands.common import add_model_options, load_tutor
 from tutor.commands.correct import _dump, learner_of, open_store, run_jsonl, say_unsaved, unsaved
 from tutor.errors import InputError
 
@@ -45,7 +45,7 @@ def read_text_file(name: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
-    from tutor.api import Tutor, check_text
+    from tutor.api import check_text
     from tutor.tutoring import Tutoring
 
     if not args.jsonl:
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
         check_text(text)  # a bad text fails before the model loads
     store, store_error = open_store(args)
-    tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
+    tutoring = Tutoring(load_tutor(args), store)
     learner = learner_of(args)
     if not args.jsonl:
         result = tutoring.tutor.check(text)

@@ -42,6 +42,14 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def load_tutor(args: argparse.Namespace) -> Any:
+    """Return the Tutor the options ask for, wrapped in tutor.lab.ablations when they switch a plain path on."""
+    from tutor.api import Tutor
+    from tutor.lab.ablations import ablated
+
+    return ablated(Tutor.load(args.model, **tutor_kwargs(args)))
+
+
 def add_module_targets(parser: argparse.ArgumentParser, dest: str, targets: dict[str, str]) -> None:
     """Add one sub-subcommand per module in `targets` (name -> module with add_arguments and run).
 

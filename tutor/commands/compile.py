@@ -71,7 +71,7 @@ def compile_grammar_for(args: argparse.Namespace) -> dict[str, Any]:
 
             compiled = compile_json_schema(parse_schema_text(texts["schema"]), vocab, use_cache=use_cache)
         else:
-            from tutor.cfg.matcher import compile_cfg
+            from tutor.engine.cfg.matcher import compile_cfg
 
             cfg = compile_cfg(texts["gbnf"], vocab)
             return _report("gbnf", model.name, vocab.size, cfg.grammar.n_nodes, cfg.compile_ms, cfg.index_bytes,

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tutor.commands.common import add_model_options, tutor_kwargs
+from tutor.commands.common import add_model_options, load_tutor
 from tutor.commands.streams import describe_bad_bytes, lines
 from tutor.errors import InputError, StoreError, TutorError
 from tutor.jsontext import BadJSON, loads
@@ -101,7 +101,7 @@ def _dump(value: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
-    from tutor.api import Tutor, check_sentence
+    from tutor.api import check_sentence
     from tutor.tutoring import Tutoring
 
     if not args.jsonl:
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give a sentence to correct, or --jsonl to read JSON Lines from stdin")
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
     store, store_error = open_store(args)
-    tutoring = Tutoring(Tutor.load(args.model, **tutor_kwargs(args)), store)
+    tutoring = Tutoring(load_tutor(args), store)
     learner = learner_of(args)
     if not args.jsonl:
         done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tutor.commands.common import add_model_options, tutor_kwargs
+from tutor.commands.common import add_model_options, load_tutor
 from tutor.errors import InputError, TutorError
 from tutor.jsontext import BadJSON, loads
 
@@ -57,14 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if items and "text" in items[0] and "original" not in items[0]:
         from tutor.text.evaluate import run_text_eval
 
-        return run_text_eval(items, args)
+        return run_text_eval(items, args, None if args.predictions else load_tutor(args))
     seconds: dict[str, float] = {}
     if args.predictions:
         preds = {line["id"]: extract(line) for line in _read(args.predictions)}
     else:
-        from tutor.api import Tutor
-
-        tutor = Tutor.load(args.model, **tutor_kwargs(args))
+        tutor = load_tutor(args)
         preds = {}
         out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
         for it in items:

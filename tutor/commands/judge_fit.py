@@ -53,7 +53,7 @@ def _load(spec: str) -> tuple[str, list[dict]]:
 def _cases(judged, gold_of, source: str):
     """Return (cases, misses) for one judged sentence; gold_of(slot) is the gold index or None."""
     from tutor.judge.fit import Case
-    from tutor.judge.judge import candidate_features
+    from tutor.judge.scores import candidate_features
 
     cases, misses = [], 0
     for verdict in judged.verdicts:
@@ -85,7 +85,7 @@ def cases_for(tutor, items: list[dict], source: str):
             analysis = analyse(sentence)
             if analysis.abstain:
                 continue
-            judged = tutor.judge(sentence, analysis)
+            judged = tutor.judged(sentence, analysis)
             more, missed = _cases(judged, lambda slot, s=sentence, i=it: gold_index(slot, i, s), source)
         cases += more
         misses += missed
@@ -99,7 +99,7 @@ def _text_cases(tutor, item: dict, source: str):
 
     text = item["text"]
     cases, misses = [], 0
-    for js in walk_text(tutor, text, split_sentences(text)):
+    for js in walk_text(tutor.analyser, tutor.judge, text, split_sentences(text)):
         if not js.verdicts:
             continue
 

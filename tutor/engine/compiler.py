@@ -25,13 +25,13 @@ from tutor.engine.cfg.matcher import CompiledCFG
 from tutor.engine.choices import ChoiceMatcher, PieceIndex
 from tutor.engine.dfa_grammar import (
     DFAGrammar,
-    _assemble,
-    _code_version,
-    _stored,
+    assemble,
+    code_version,
     compile_json_schema,
     compile_regex,
     grammar_key,
     parse_schema_text,
+    stored_arrays,
 )
 from tutor.engine.errors import GrammarError, SerialisedGrammarError
 from tutor.engine.limits import Budget, Limits
@@ -98,8 +98,8 @@ class CompiledGrammar:
         Restore it with CompiledGrammar.from_bytes(data, vocabulary) for the same vocabulary.
         """
         meta: dict[str, Any] = {"format": FORMAT, "version": FORMAT_VERSION, "kind": self.kind,
-                                "source": self.source, "vocab": self.vocabulary.sha256, "code": _code_version()}
-        arrays = _stored(self._impl.arrays()) if isinstance(self._impl, DFAGrammar) else {}
+                                "source": self.source, "vocab": self.vocabulary.sha256, "code": code_version()}
+        arrays = stored_arrays(self._impl.arrays()) if isinstance(self._impl, DFAGrammar) else {}
         return cache.encode(arrays, meta)
 
     @classmethod
@@ -119,20 +119,21 @@ class CompiledGrammar:
             raise SerialisedGrammarError("the grammar was compiled for another vocabulary; compile it again for"
                                          " this one")
         kind, source = meta["kind"], meta["source"]
-        if kind in ("regex", "json_schema") and meta.get("code") == _code_version() and arrays:
+        if kind in ("regex", "json_schema") and meta.get("code") == code_version() and arrays:
             family = "regex" if kind == "regex" else "json"
             key, _ = grammar_key(family, source, vocabulary)
-            return cls(kind, source, vocabulary, _assemble(family, key, vocabulary, arrays, True, 0.0))
+            return cls(kind, source, vocabulary, assemble(family, key, vocabulary, arrays, True, 0.0))
         return GrammarCompiler(vocabulary, limits=limits)._from_source(kind, source)
 
 
 class GrammarCompiler:
     """Compiles grammars for one vocabulary, remembering each compiled grammar (and on disk under `cache_dir`).
 
-    `cache_dir=None` keeps compiled grammars in this object only; a folder makes regex and JSON Schema
-    grammars persist there, keyed by the grammar, the vocabulary and the compiler's code, so a second
-    process loads them instead of compiling. `limits` bound every compilation (GrammarError /
-    LimitExceeded name the construct and the limit).
+    `cache_dir=None` keeps compiled grammars in this object only (choices are not kept: they cost nothing to
+    build, and a compiler that decodes one answer per request must not grow with every request); a folder
+    makes regex and JSON Schema grammars persist there, keyed by the grammar, the vocabulary and the
+    compiler's code, so a second process loads them instead of compiling. `limits` bound every compilation
+    (GrammarError / LimitExceeded name the construct and the limit).
     """
 
     def __init__(self, vocabulary: Vocabulary, cache_dir: str | Path | None = None, *,
@@ -209,7 +210,8 @@ class GrammarCompiler:
         else:
             raise GrammarError(f"unknown grammar kind {kind!r}; use regex, json_schema, gbnf or choices")
         compiled = CompiledGrammar(kind, source, vocab, impl)
-        self._memo[(kind, source)] = compiled
+        if kind != "choices":
+            self._memo[(kind, source)] = compiled
         return compiled
 
     def piece_index(self) -> PieceIndex:

@@ -28,7 +28,7 @@ from tutor.engine.sources import grammar_text, json_value
 from tutor.engine.trie import token_trie
 from tutor.engine.vocab import Vocabulary
 
-# Part of every cache key, with a hash of the compiler's own source (see _code_version), so an
+# Part of every cache key, with a hash of the compiler's own source (see code_version), so an
 # entry written by different compiler code is never loaded.
 ENGINE_VERSION = 2
 _COMPILER_MODULES = ("regex.py", "dfa.py", "json_schema.py", "index.py", "trie.py", "dfa_grammar.py", "vocab.py",
@@ -152,7 +152,7 @@ def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(b"".join(pieces), dtype=np.uint8), offsets
 
 
-def _assemble(
+def assemble(
     kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
     cache_path: Path | None = None,
 ) -> DFAGrammar:
@@ -196,8 +196,8 @@ def _assemble(
     )
 
 
-def _stored(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Return the arrays in their compact on-disk dtypes (undone by _assemble)."""
+def stored_arrays(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return the arrays in their compact on-disk dtypes (undone by assemble())."""
     out = dict(arrays)
     if out["class_table"].shape[0] < np.iinfo(np.int16).max:
         out["class_table"] = out["class_table"].astype(np.int16)
@@ -206,7 +206,7 @@ def _stored(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 @cache_in_process
-def _code_version() -> str:
+def code_version() -> str:
     """Return a hash of the compiler modules' source files."""
     digest = hashlib.sha256(str(ENGINE_VERSION).encode())
     here = Path(__file__).resolve().parent
@@ -217,7 +217,7 @@ def _code_version() -> str:
 
 def grammar_key(kind: str, source: str, vocab: Vocabulary) -> tuple[str, str]:
     """Return (cache key, grammar sha256) of a grammar source for a vocabulary under this compiler's code."""
-    grammar_sha = hashlib.sha256(f"{kind}\0{_code_version()}\0{source}".encode()).hexdigest()
+    grammar_sha = hashlib.sha256(f"{kind}\0{code_version()}\0{source}".encode()).hexdigest()
     return f"{kind}-{grammar_sha[:32]}-{vocab.sha256[:32]}", grammar_sha
 
 
@@ -234,7 +234,7 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
         if hit is not None and hit[1].get("vocab") == vocab.sha256 and hit[1].get("grammar") == grammar_sha:
             budget.states(int(hit[0]["class_table"].shape[0]))
             budget.index_bytes(sum(a.nbytes for a in hit[0].values()))
-            return _assemble(kind, key, vocab, hit[0], True, 0.0, entry)
+            return assemble(kind, key, vocab, hit[0], True, 0.0, entry)
     t0 = time.perf_counter()
     dfa, families = build(budget)
     budget.states(dfa.n_states)
@@ -254,8 +254,8 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
     build_ms = (time.perf_counter() - t0) * 1e3
     budget.index_bytes(sum(a.nbytes for a in arrays.values()))
     if use_cache:
-        cache.save(entry, _stored(arrays), {"vocab": vocab.sha256, "grammar": grammar_sha, "kind": kind})
-    return _assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
+        cache.save(entry, stored_arrays(arrays), {"vocab": vocab.sha256, "grammar": grammar_sha, "kind": kind})
+    return assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
 
 
 def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
@@ -455,8 +455,3 @@ class DFAMatcher:
         """Return to the start state."""
         self._state = 0
         self._history.clear()
-
-
-# The DFA family's grammar kept its old name here for existing imports; tutor.engine.CompiledGrammar is
-# the public, family-independent wrapper around it.
-CompiledGrammar = DFAGrammar

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tutor.judge.judge import LM_FEATURES
+from tutor.judge.scores import LM_FEATURES
 from tutor.judge.slots import Slot
 
 

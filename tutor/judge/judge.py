@@ -1,18 +1,17 @@
-"""The model judges: each candidate correction scored by the model's likelihood of the corrected
-sentence (left and right context), combined with the analyser's evidence by fitted weights.
+"""The Judge, the second stage: it ranks each slot's candidates, and decides what is a finding.
 
-score(c) = w · features(c) + w_lm · (log P(sentence with c) − log P(sentence as written))
-
-The probabilities are a softmax over each slot's candidates ("no change" included), so they are
-the calibrated probability of each reading under weights fitted on labelled data
-(`grammar-tutor judge-fit`, written to data/judge/weights.json). `use_model=False` uses the weights
-fitted without the model's score: the analyser alone decides, for the ablation.
+For every change candidate the model scores the corrected sentence against the sentence as written
+(tutor.judge.scores.lm_features); the fitted weights combine that score with the analyser's evidence
+into a probability per candidate (a softmax over the slot). The Judge owns what `grammar-tutor
+judge-fit` wrote to data/judge/weights.json (`Calibration`): the weights, the two report thresholds
+(one for sentences, one for texts) and the "not sure" threshold, and applies them through the one
+findings rule (`SlotVerdict.finding`). `use_model=False` uses the weights fitted without the model's
+score: the analyser alone decides, for the ablation.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -20,52 +19,61 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tutor.judge.slots import Candidate, Slot
+from tutor.judge.result import Judged
+from tutor.judge.scores import Weights, judge_config, judge_slots, lm_features
+from tutor.judge.slots import Proposal
 from tutor.resources import data_path
 
-LM_FEATURES = ("lm", "lm_gain", "lm_tokens", "lm_tense")
+KINDS = ("sentence", "text")  # what is judged: one sentence (`correct`), or a sentence of a text (`check`)
+
+
+WEIGHTS_ENV = "GRAMMAR_TUTOR_JUDGE_WEIGHTS"  # another weights file, for experiments
 
 
 @dataclass(frozen=True)
-class Weights:
-    """One fitted weight vector (feature name -> weight)."""
+class Calibration:
+    """What `grammar-tutor judge-fit` wrote to data/judge/weights.json: the weights per model and the thresholds.
 
-    values: dict[str, float]
-    model: str
+    `report_below` (sentences) and `report_below_text` (texts) are the probabilities of no change under
+    which a slot's best change is reported, at most 0.5; `not_sure_below` the confidence under which an
+    answer is shown as a question.
+    """
 
-    def score(self, feats: dict[str, float]) -> float:
-        """Return the linear score of one candidate's features."""
-        return sum(self.values.get(k, 0.0) * v for k, v in feats.items())
+    models: dict[str, dict[str, Any]]
+    default_model: str = ""
+    report_below: float = 0.5
+    report_below_text: float = 0.5
+    not_sure_below: float = 0.6
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Calibration:
+        """Return the calibration of a weights file's content ({} before any fit)."""
+        report = raw.get("report_below", 0.5)
+        return cls(dict(raw.get("models", {})), str(raw.get("default_model", "")), min(0.5, float(report)),
+                   min(0.5, float(raw.get("report_below_text", report))), float(raw.get("not_sure_below", 0.6)))
+
+    @classmethod
+    def read(cls, path: Path) -> Calibration:
+        """Return the calibration in a weights file (a missing file: the fallback weights, no fit)."""
+        return cls.from_dict(json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {})
+
+    def weights(self, model_name: str, *, use_model: bool) -> Weights:
+        """Return the fitted weights for a model (or the analyser-only ones), falling back to the default's."""
+        key = "with_model" if use_model else "without_model"
+        entry = self.models.get(model_name) or self.models.get(self.default_model, {})
+        return Weights(dict(entry.get(key) or _FALLBACK[key]), model_name)
+
+
+def weights_path() -> Path:
+    """Return data/judge/weights.json, or the file $GRAMMAR_TUTOR_JUDGE_WEIGHTS names."""
+    override = os.environ.get(WEIGHTS_ENV, "").strip()
+    return Path(override) if override else data_path("judge", "weights.json")
 
 
 @cache
-def _weights_file() -> dict[str, Any]:
-    """Return data/judge/weights.json (or the file $GRAMMAR_TUTOR_JUDGE_WEIGHTS names, for experiments)."""
-    override = os.environ.get("GRAMMAR_TUTOR_JUDGE_WEIGHTS", "").strip()
-    path = Path(override) if override else data_path("judge", "weights.json")
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def report_threshold(kind: str = "sentence") -> float:
-    """Return the probability of no change under which a slot's best change is reported as an error,
-    at most 0.5: for one sentence (`correct`) the fitted `report_below`, for a whole text (`check`,
-    where errors are rarer among the verbs) the fitted `report_below_text`."""
-    raw = _weights_file()
-    value = raw.get("report_below_text", raw.get("report_below", 0.5)) if kind == "text" else \
-        raw.get("report_below", 0.5)
-    return min(0.5, float(value))
-
-
-def load_weights(model_name: str, *, use_model: bool) -> Weights:
-    """Return the fitted weights for a model (or the analyser-only ones), falling back to the default's."""
-    raw = _weights_file()
-    key = "with_model" if use_model else "without_model"
-    models = raw.get("models", {})
-    entry = models.get(model_name) or models.get(raw.get("default_model", ""), {})
-    values = entry.get(key) or _FALLBACK[key]
-    return Weights(dict(values), model_name)
+def shipped_calibration() -> Calibration:
+    """Return the calibration of weights_path(), read once per process."""
+    return Calibration.read(weights_path())
 
 
 # Used only before any fit exists (a fresh checkout without data/judge/weights.json).
@@ -75,132 +83,58 @@ _FALLBACK = {
 }
 
 
-@dataclass(frozen=True)
-class SlotVerdict:
-    """The judge's reading of one slot: the probabilities of its candidates, best first."""
+class Judge:
+    """Ranks the candidates of a proposal's slots and says which become findings, under one Calibration.
 
-    slot: Slot
-    ranked: tuple[tuple[Candidate, float], ...]
-
-    @property
-    def best(self) -> Candidate:
-        """Return the most probable candidate."""
-        return self.ranked[0][0]
-
-    @property
-    def probability(self) -> float:
-        """Return the probability of the best candidate."""
-        return self.ranked[0][1]
-
-    def probability_of_no_change(self) -> float:
-        """Return the probability that the slot is right as written."""
-        return next(p for c, p in self.ranked if not c.change)
-
-
-def lm_features(model, prefix_tokens: list[int], sentence: str, slots: list[Slot],
-                right_words: int | None = None, context: str = "") -> dict[int, dict[str, float]]:
-    """Score every change candidate of every slot against the sentence as written, in one pass.
-
-    Each slot is scored on the sentence up to `right_words` words after it (the whole sentence when
-    None): the model reads the left context and a window of right context, and the sentence as
-    written is scored on the same window. `context` (the text's previous sentences) is read first.
-    Returns id(candidate) -> {"lm": Δ log-prob, "lm_gain": max(Δ, 0), "lm_tokens": Δ token count}.
+    `scorer` is the model (tutor.decoding.llm.LoadedModel), or anything with its `tokenize` and
+    `token_logprobs` (a tutor.decoding.score_cache.ScoreCache in front of it).
     """
-    if right_words is None:
-        right_words = judge_config()["right_words"]
-    texts: list[str] = []
-    plan: list[tuple[int, list[Candidate]]] = []
-    for slot in slots:
-        changes = [c for c in slot.candidates if c.change]
-        if not changes:
-            continue
-        cut = _window_end(sentence, max(c.end for c in slot.candidates), right_words)
-        window = sentence[:cut]
-        lead = (context.strip() + " ") if context.strip() else ""
-        base = len(texts)
-        texts.append(lead + window)
-        texts.extend(lead + c.apply(window) for c in changes)
-        plan.append((base, changes))
-    if not texts:
-        return {}
-    from tutor.decoding.tree_scoring import shared_prefix_length
 
-    variants = [model.tokenize(t.encode("utf-8")) for t in texts]
-    # tokens a slot's variants all share (the lead, the words before the slot) score the same in
-    # each: they cancel out of every difference, so they are evaluated but not scored
-    skip = [0] * len(variants)
-    for base, changes in plan:
-        n = len(changes) + 1
-        skip[base: base + n] = [shared_prefix_length(variants[base: base + n])] * n
-    lps = model.token_logprobs(prefix_tokens, variants, skip)
-    out = {}
-    for base, changes in plan:
-        ref = float(lps[base].sum())
-        for k, c in enumerate(changes, start=1):
-            delta = float(lps[base + k].sum()) - ref
-            out[id(c)] = {"lm": delta, "lm_gain": max(delta, 0.0),
-                          "lm_tokens": float(len(variants[base + k]) - len(variants[base]))}
-            if c.cell is not None and c.cell.tense in ("past simple", "present simple"):
-                # how far the model's reading counts may differ for a tense choice (a narrative's past)
-                out[id(c)]["lm_tense"] = delta
-    return out
+    def __init__(self, scorer: Any, model_name: str, *, use_model: bool = True,
+                 calibration: Calibration | None = None) -> None:
+        self.scorer = scorer
+        self.model_name = model_name
+        self.use_model = use_model
+        self.calibration = calibration if calibration is not None else shipped_calibration()
+        self.weights = self.calibration.weights(model_name, use_model=use_model)
+        self._prefix: list[int] | None = None
 
+    def replace(self, *, scorer: Any = None, use_model: bool | None = None,
+                calibration: Calibration | None = None) -> Judge:
+        """Return a judge with the same model name and some of scorer, use_model and calibration changed."""
+        other = Judge(self.scorer if scorer is None else scorer, self.model_name,
+                      use_model=self.use_model if use_model is None else use_model,
+                      calibration=self.calibration if calibration is None else calibration)
+        other._prefix = self._prefix  # the same tokenizer behind any scorer
+        return other
 
-def _window_end(sentence: str, end: int, words: int) -> int:
-    """Return the index `words` words after `end` (or the sentence's end)."""
-    if words <= 0:
-        return len(sentence)
-    pos, seen = end, 0
-    while pos < len(sentence):
-        while pos < len(sentence) and sentence[pos].isspace():
-            pos += 1
-        if pos >= len(sentence):
-            break
-        while pos < len(sentence) and not sentence[pos].isspace():
-            pos += 1
-        seen += 1
-        if seen >= words:
-            break
-    return pos
+    def prefix(self) -> list[int]:
+        """Return the tokens the model reads before each sentence it scores (BOS + data/judge/prompt.json)."""
+        if self._prefix is None:
+            self._prefix = self.scorer.tokenize(judge_config()["prefix"].encode("utf-8"), bos=True)
+        return self._prefix
 
+    def report_below(self, kind: str = "sentence") -> float:
+        """Return the probability of no change under which a slot's best change is a finding, for one sentence
+        (`correct`) or a sentence of a text (`check`, where errors are rarer among the verbs)."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        return self.calibration.report_below_text if kind == "text" else self.calibration.report_below
 
-@cache
-def judge_config() -> dict[str, Any]:
-    """Return data/judge/prompt.json: the prefix the model reads first, and the right-context window."""
-    raw = json.loads(data_path("judge", "prompt.json").read_text(encoding="utf-8"))
-    return {"prefix": raw["prefix"], "right_words": int(raw.get("right_words", 0))}
+    def is_sure(self, confidence: float) -> bool:
+        """Return True when an answer of this confidence is shown as sure, False when as a question."""
+        return confidence >= self.calibration.not_sure_below
 
-
-def candidate_features(c: Candidate, lm: dict[int, dict[str, float]] | None) -> dict[str, float]:
-    """Return one candidate's features: the analyser's evidence, plus the model's scores for a change."""
-    feats = dict(c.features)
-    if lm is not None and c.change:
-        feats.update(lm.get(id(c), {}))
-    return feats
-
-
-def judge_slots(slots: list[Slot], weights: Weights, lm: dict[int, dict[str, float]] | None) -> list[SlotVerdict]:
-    """Return each slot's candidates ranked by probability under the weights (and the model's scores)."""
-    verdicts = []
-    for slot in slots:
-        scores = [weights.score(candidate_features(c, lm)) for c in slot.candidates]
-        m = max(scores)
-        exps = [math.exp(s - m) for s in scores]
-        z = sum(exps)
-        ranked = sorted(((c, e / z) for c, e in zip(slot.candidates, exps, strict=True)), key=lambda x: -x[1])
-        verdicts.append(SlotVerdict(slot, tuple(ranked)))
-    return verdicts
-
-
-@dataclass
-class JudgeTimings:
-    """Where the judge's time went."""
-
-    analyse_ms: float = 0.0
-    score_ms: float = 0.0
-    tokens_evaluated: int = 0
-
-
-def now_ms() -> float:
-    """Return a monotonic clock in milliseconds."""
-    return time.perf_counter_ns() / 1e6
+    def judge(self, proposal: Proposal, *, context: str = "", kind: str = "sentence") -> Judged:
+        """Return the verdict on every slot of a proposal; `context` is the text the model reads first (in a
+        text, the sentences before, as corrected). No slot with a change: the model is not asked."""
+        below = self.report_below(kind)
+        t0 = time.perf_counter_ns()
+        slots = proposal.slots
+        lm = None
+        if self.use_model and any(c.change for s in slots for c in s.candidates):
+            lm = lm_features(self.scorer, self.prefix(), proposal.sentence, slots, context=context)
+        t1 = time.perf_counter_ns()
+        verdicts = judge_slots(slots, self.weights, lm)
+        return Judged(proposal.sentence, proposal.analysis, verdicts, lm or {}, score_ms=(t1 - t0) / 1e6,
+                      report_below=below)

@@ -2,31 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from tutor.judge.judge import SlotVerdict
+from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate
 
 
 @dataclass
 class Judged:
-    """The judge's verdicts on every verb slot of one sentence."""
+    """The judge's verdicts on every verb slot of one sentence, and the report threshold it judged under."""
 
     sentence: str
     analysis: object
     verdicts: list[SlotVerdict]
     lm: dict[int, dict[str, float]] = field(default_factory=dict)
     score_ms: float = 0.0
+    report_below: float = 0.5  # the Judge's threshold for this kind of sentence (Judge.report_below)
+
+    def finding_choices(self, notes: Sequence[Any] = (), offset: int = 0) -> list[tuple[SlotVerdict, Candidate]]:
+        """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding), in slot order;
+        `notes` are the text's notes and `offset` where the sentence starts in the text."""
+        out = []
+        for v in self.verdicts:
+            c = v.finding(self.report_below, notes, offset)
+            if c is not None:
+                out.append((v, c))
+        return out
 
     def findings(self) -> list[tuple[Candidate, float]]:
-        """Return every slot whose most probable reading is a change (and no change is less likely than
-        the fitted `report_below`), with its probability, in text order."""
-        from tutor.judge.judge import report_threshold
-
-        below = report_threshold()
-        out = [(v.best, v.probability) for v in self.verdicts
-               if v.best.change and v.best.cell is not None and v.probability_of_no_change() < below]
-        return sorted(out, key=lambda x: x[0].start)
+        """Return every finding's correction with its probability, in text order."""
+        return sorted(((c, v.probability) for v, c in self.finding_choices()), key=lambda x: x[0].start)
 
     def answer(self) -> tuple[Candidate, float] | None:
         """Return the one §A13 answer for the sentence and its probability.

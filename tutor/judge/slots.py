@@ -47,6 +47,21 @@ class Slot:
     candidates: list[Candidate]
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """What the analyser proposes for one sentence (tutor.analyser.Analyser): its analysis, and the slots the
+    Judge ranks."""
+
+    sentence: str
+    analysis: Analysis
+    slots: list[Slot] = field(default_factory=list)
+
+    @property
+    def abstain(self) -> bool:
+        """Return True when the sentence has nothing §A13 can answer (no slot is built then)."""
+        return self.analysis.abstain
+
+
 def _replacement(option: Option, cell: Cell, sentence: str) -> tuple[str, str]:
     """Return (replacement text, output correct_form) for a change option."""
     form = cell.correct_form

@@ -16,6 +16,7 @@ per token), for its validity; its time is not compared with paths that skip forw
 from __future__ import annotations
 
 import argparse
+import copy
 import ctypes
 import json
 import statistics
@@ -262,6 +263,16 @@ def replay_llama(grammar: LlamaGrammarMask, gen: Any, rec: _Recorder, eos: list[
     out.llama_accepts.append(accepted)
 
 
+def _recorded(tutor: Any, settings: dict[str, Any], decoder: Any) -> Any:
+    """Return the tutor (an Ablation for a plain path) with `settings`, decoding answers with `decoder`."""
+    from tutor.lab.ablations import ablated
+
+    variant = tutor.with_settings(**settings)
+    variant.answer_decoder = copy.copy(tutor.answer_decoder)  # this variant's own decoder; the tutor keeps its one
+    variant.answer_decoder.decoder = decoder
+    return ablated(variant)
+
+
 def measure(tutor: Any, sentences: list[str], paths: list[str], *, log: Any = print) -> dict[str, dict[str, Any]]:
     """Run each path on the sentences; return its summary (see PathResult.summary) by path name."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
@@ -272,7 +283,7 @@ def measure(tutor: Any, sentences: list[str], paths: list[str], *, log: Any = pr
 
     schema_text = grammar_path("a13.schema.json").read_text(encoding="utf-8")
     schema = json.loads(schema_text)
-    tutor.schema_grammar()  # compiled (or loaded) once, outside the timings
+    tutor.answer_decoder.schema_grammar()  # compiled (or loaded) once, outside the timings
     model = tutor.llm
     grammar = LlamaGrammarMask(model, json_schema_to_gbnf(schema_text))
     eos = [t for t in range(model.n_vocab) if model.is_eog(t)]
@@ -298,9 +309,7 @@ def measure(tutor: Any, sentences: list[str], paths: list[str], *, log: Any = pr
             if name not in PATHS:
                 raise ValueError(f"unknown path {name!r}; choose from {', '.join(PATHS)}")
             out = PathResult(masked=name != "unconstrained")
-            variant = tutor.with_settings(**PATHS[name]) if PATHS[name] is not None else None
-            if variant is not None:
-                variant.decoder = decoder
+            variant = _recorded(tutor, PATHS[name], decoder) if PATHS[name] is not None else None
             for s in sentences:
                 rec.clear()
                 decoder.last = None

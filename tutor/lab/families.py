@@ -80,7 +80,7 @@ def load_family(name_or_path: str | Path, vocab: Any, *, use_cache: bool = True)
         name = name.removesuffix(suffix)
     t0 = time.perf_counter()
     if kind == "cfg":
-        from tutor.cfg.matcher import compile_cfg
+        from tutor.engine.cfg.matcher import compile_cfg
 
         text = path.read_text(encoding="utf-8")
         compiled: Any = compile_cfg(path, vocab)

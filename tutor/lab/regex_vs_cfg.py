@@ -41,8 +41,8 @@ class Comparison:
 
 def compare(max_pieces: int, max_depth: int, examples: int = 3) -> tuple[dict[str, object], list[Comparison]]:
     """Return (CFG summary, one Comparison per regex) over every string of up to `max_pieces` pieces."""
-    from tutor.cfg.grammar import load_grammar
-    from tutor.cfg.parser import PushdownParser
+    from tutor.engine.cfg.grammar import load_grammar
+    from tutor.engine.cfg.parser import PushdownParser
     from tutor.engine.regex import regex_to_dfa
     from tutor.resources import grammar_path
 

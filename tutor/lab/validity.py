@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from tutor.cfg.gbnf import Alt, GrammarSource, Literal, Node, Pattern, Ref, Repeat, Seq, parse_gbnf
+from tutor.engine.cfg.gbnf import Alt, GrammarSource, Literal, Node, Pattern, Ref, Repeat, Seq, parse_gbnf
 
 Judge = Callable[[bytes], bool]
 

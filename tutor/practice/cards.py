@@ -21,12 +21,12 @@ from tutor.practice.error_types import error_type
 from tutor.practice.frames import GAP, frame
 from tutor.scope import Cell, load_scope
 from tutor.scoring import norm
+from tutor.store.practice_rows import CARD_ORIGINS, HINT_KINDS
 
 # Card UUIDs derive from the learner's UUID and the card's text (uuid5 in this namespace).
 CARD_NAMESPACE = uuid.UUID("5f0c6f3e-9a8e-4d0b-9a55-2b1f0e4a7c21")
-MISTAKE, OTHER_PERSON, OTHER_VERB = "mistake", "other person", "other verb"
-ORIGINS = (MISTAKE, OTHER_PERSON, OTHER_VERB)
-BASE, WRITTEN = "base", "written"  # what the hint in brackets shows
+MISTAKE, OTHER_PERSON, OTHER_VERB = ORIGINS = CARD_ORIGINS
+BASE, WRITTEN = HINT_KINDS  # what the hint in brackets shows
 # The explanation template (data/explanations/a13.json) for a variant's cell, by tense.
 _RULE_BY_TENSE = {"present simple": "present agreement", "past simple": "past agreement",
                   "past participle": "after have", "simple future": "after will", "infinitive": "missing to"}

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from tutor.errors import InputError, StoreError
 from tutor.practice.cards import Card, cards_for
 from tutor.practice.schedule import Memory, new_memory, review
-from tutor.store import schema
-from tutor.store.db import translated
-from tutor.store.records import history_row, utc_stamp
+from tutor.store import practice_rows as rows
+from tutor.store.practice_rows import CARD_COLUMNS, MEMORY_COLUMNS
+from tutor.store.records import utc_stamp
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -30,22 +30,11 @@ if TYPE_CHECKING:
 
 MAX_ANSWER_CHARS = 60
 MIN_ID_PREFIX = 6
-# Corrections that become cards: real errors the learner made (not retries, not findings the judge doubted).
-MISTAKES_SQL = "c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0"
-CARD_COLUMNS: tuple[str, ...] = (
-    "id", "learner_id", "created", "source_id", "origin", "verb", "tense", "person", "before", "after", "hint",
-    "hint_kind", "answer", "accepted", "explanation_en", "explanation_es", "error_type", "state", "step",
-    "stability", "difficulty", "due", "last_review", "reps", "lapses",
-)
 # What a card shows to other tools (the CLI's --json, the class server): the row less its local ids.
 PUBLIC_KEYS: tuple[str, ...] = (
     "id", "prompt", "cell", "answer", "accepted", "hint", "hint_kind", "before", "after", "origin", "error_type",
     "explanation_en", "explanation_es", "source_id", "created", "due", "last_review", "reps", "lapses",
 )
-MEMORY_COLUMNS: tuple[str, ...] = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
-_INSERT_CARD = (f"INSERT OR IGNORE INTO {schema.CARDS} ({', '.join(CARD_COLUMNS)})"
-                f" VALUES ({', '.join(':' + c for c in CARD_COLUMNS)})")
-_ORDER = "ORDER BY due, origin != 'mistake', seq"
 
 
 class Practice:
@@ -63,35 +52,21 @@ class Practice:
         if found is None:
             names = ", ".join(x["name"] for x in self.store.learners()) or "none yet"
             raise StoreError(f"no learner {learner!r} in {self.store.path}; known learners: {names}")
-        with translated(self.store.path, "reading a learner's UUID"):
-            row = self.store._conns.get().execute(
-                f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [found["id"]]).fetchone()
-        return int(found["id"]), found["name"], row[0]
+        return int(found["id"]), found["name"], found["uuid"]
 
     # -- building cards ----------------------------------------------------------------------------
 
     def build(self, learner: Learner, *, now: datetime | None = None) -> int:
         """Turn the learner's mistakes that have no cards yet into cards, due at once; return the cards added."""
         lid, _, learner_uuid = self.learner(learner)
-        sql = (f"SELECT c.*, '' AS learner FROM {schema.CORRECTIONS} c LEFT JOIN {schema.CARD_SOURCES} s"
-               f" ON s.correction_id = c.id WHERE c.learner_id = ? AND {MISTAKES_SQL} AND s.correction_id IS NULL"
-               " ORDER BY c.created, c.seq")
-        with translated(self.store.path, "reading mistakes to practise"):
-            rows = [history_row(r) for r in self.store._conns.get().query(sql, [lid])]
-        if not rows:
+        mistakes = rows.new_mistakes(self.store, lid)
+        if not mistakes:
             return 0
         stamp = utc_stamp(now)
         memory = new_memory(now or datetime.now(UTC))
-        added = 0
-        with self.store._conns.write("adding practice cards") as db:
-            for row in rows:
-                cards = cards_for(row, learner_uuid)
-                for card in cards:
-                    added += db.conn.execute(_INSERT_CARD, card_row(card, lid, stamp, memory)).rowcount
-                db.conn.execute(
-                    f"INSERT OR IGNORE INTO {schema.CARD_SOURCES} (correction_id, learner_id, built, cards)"
-                    " VALUES (?, ?, ?, ?)", [row["id"], lid, stamp, len(cards)])
-        return added
+        built = [(row["id"], [card_row(card, lid, stamp, memory) for card in cards_for(row, learner_uuid)])
+                 for row in mistakes]
+        return rows.add_cards(self.store, lid, built, stamp)
 
     # -- the due list ------------------------------------------------------------------------------
 
@@ -101,23 +76,17 @@ class Practice:
         now = now or datetime.now(UTC)
         self.build(learner, now=now)
         lid, _, _ = self.learner(learner)
-        sql = f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? AND due <= ? {_ORDER} LIMIT ?"
-        with translated(self.store.path, "reading the due cards"):
-            return [card_dict(r) for r in self.store._conns.get().query(sql, [lid, utc_stamp(now), int(limit)])]
+        return [card_dict(r) for r in rows.due_cards(self.store, lid, utc_stamp(now), limit)]
 
     def count_due(self, learner: Learner, *, now: datetime | None = None) -> int:
         """Return how many of the learner's cards are due (cards are not built here)."""
         lid, _, _ = self.learner(learner)
-        sql = f"SELECT COUNT(*) FROM {schema.CARDS} WHERE learner_id = ? AND due <= ?"
-        with translated(self.store.path, "counting the due cards"):
-            return int(self.store._conns.get().execute(sql, [lid, utc_stamp(now)]).fetchone()[0])
+        return rows.count_due(self.store, lid, utc_stamp(now))
 
     def cards(self, learner: Learner) -> list[dict[str, Any]]:
         """Return every card of the learner (due or not), as card_dict(), in the due list's order."""
         lid, _, _ = self.learner(learner)
-        with translated(self.store.path, "reading the practice cards"):
-            return [card_dict(r) for r in self.store._conns.get().query(
-                f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? {_ORDER}", [lid])]
+        return [card_dict(r) for r in rows.all_cards(self.store, lid)]
 
     def card(self, learner: Learner, card_id: str) -> dict[str, Any]:
         """Return one of the learner's cards by UUID or a unique prefix of it; InputError when there is none."""
@@ -126,16 +95,13 @@ class Practice:
         if len(key) < MIN_ID_PREFIX:
             raise InputError(f"the card id {card_id!r} is too short; give at least {MIN_ID_PREFIX} characters of "
                              f"it, as `grammar-tutor practice --learner NAME` lists them")
-        sql = f"SELECT * FROM {schema.CARDS} WHERE learner_id = ? AND id LIKE ? ESCAPE '\\' LIMIT 2"
-        pattern = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        with translated(self.store.path, "reading a practice card"):
-            rows = list(self.store._conns.get().query(sql, [lid, pattern]))
-        if not rows:
+        found = rows.cards_starting(self.store, lid, key)
+        if not found:
             raise InputError(f"{name} has no practice card {card_id!r}; "
                              "`grammar-tutor practice --learner NAME` lists the due ones")
-        if len(rows) > 1:
+        if len(found) > 1:
             raise InputError(f"more than one of {name}'s cards starts with {card_id!r}; give more of the id")
-        return card_dict(rows[0])
+        return card_dict(found[0])
 
     # -- answering ---------------------------------------------------------------------------------
 
@@ -153,14 +119,9 @@ class Practice:
         card = self.card(learner, card_id)
         correct = to_card(card).accepts(text)
         memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
-        with self.store._conns.write("saving a practice answer") as db:
-            db.conn.execute(
-                f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id",
-                {**{k: getattr(memory, k) for k in MEMORY_COLUMNS}, "id": card["id"]})
-            db.conn.execute(
-                f"INSERT INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [str(uuid.uuid4()), card["id"], card["learner_id"], utc_stamp(now), text, int(correct), rating])
+        rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
+                         {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text, "correct": correct,
+                          "rating": rating})
         return {"id": card["id"], "correct": correct, "given": text, "answer": card["answer"],
                 "accepted": card["accepted"], "prompt": card["prompt"], "cell": card["cell"],
                 "explanation_en": card["explanation_en"], "explanation_es": card["explanation_es"],

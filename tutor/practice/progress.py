@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.practice.error_types import error_type
 from tutor.practice.frames import mastered_stability_days
-from tutor.store import queries, schema
-from tutor.store.db import translated
+from tutor.store import practice_rows
 from tutor.store.records import utc_stamp
 
 if TYPE_CHECKING:
@@ -40,13 +39,12 @@ def progress(store: Store, learner: Learner | None = None, *, now: datetime | No
                 "mastered_by"}],
      "mastered": [cell…], "trouble": [cell…], "practice": {"cards", "due", "answers", "right"}}
     """
-    db = store._conns.get()
-    with translated(store.path, "summarising practice progress"):
-        lid = queries.learner_id(db, learner)
-        where, params = ("AND c.learner_id = ?", [lid]) if lid is not None else ("", [])
-        weeks, types, cells = _writing(db, where, params)
-        _cards(db, where, params, cells)
-        summary = _practice(db, where, params, now or datetime.now(UTC))
+    found = practice_rows.progress_rows(store, learner, mastered_state=REVIEW_STATE,
+                                        mastered_stability=mastered_stability_days(),
+                                        now=utc_stamp(now or datetime.now(UTC)))
+    weeks, types, cells = _writing(found.writing)
+    _cards(found, cells)
+    summary = found.totals
     rows = []
     for (verb, tense, person), c in sorted(cells.items()):
         learners = c.pop("learner_ids")
@@ -70,18 +68,14 @@ def _new_cell() -> dict[str, Any]:
             "carded_ids": set()}
 
 
-def _writing(db: Any, where: str, params: list[Any]) -> tuple[list[dict[str, Any]], dict[str, int], dict]:
+def _writing(rows: list[tuple]) -> tuple[list[dict[str, Any]], dict[str, int], dict]:
     """Return (weeks, errors per type, cells with their error counts) from the corrections."""
-    sql = (f"SELECT {schema.WEEK_SQL} AS week, c.learner_id, c.kind, c.original, c.source_text, c.is_correct,"
-           f" c.out_of_scope, c.not_sure, c.verb, c.tense, c.person, c.error_span FROM {schema.CORRECTIONS} c"
-           f" WHERE c.kind != 'review' {where}")
     words: dict[str, int] = defaultdict(int)
     errors: dict[str, int] = defaultdict(int)
     texts: set[tuple[str, int, str]] = set()
     types: dict[str, int] = defaultdict(int)
     cells: dict[tuple[str, str, str], dict[str, Any]] = defaultdict(_new_cell)
-    for week, lid, kind, original, source_text, is_correct, out_of_scope, not_sure, verb, tense, person, span in \
-            db.execute(sql, params):
+    for week, lid, kind, original, source_text, is_correct, out_of_scope, not_sure, verb, tense, person, span in rows:
         if kind == "check" and source_text:
             if (week, lid, source_text) not in texts:
                 texts.add((week, lid, source_text))
@@ -101,33 +95,16 @@ def _writing(db: Any, where: str, params: list[Any]) -> tuple[list[dict[str, Any
     return weeks, types, cells
 
 
-def _cards(db: Any, where: str, params: list[Any], cells: dict) -> None:
+def _cards(found: practice_rows.ProgressRows, cells: dict) -> None:
     """Add the practice answers, cards and mastery per cell."""
-    stability = mastered_stability_days()
-    sql = (f"SELECT c.learner_id, c.verb, c.tense, c.person, COUNT(*),"
-           f" SUM(c.state = {REVIEW_STATE} AND c.stability >= ?) FROM {schema.CARDS} c WHERE 1 {where}"
-           " GROUP BY c.learner_id, c.verb, c.tense, c.person")
-    for lid, verb, tense, person, n, mastered in db.execute(sql, [stability, *params]):
+    for lid, verb, tense, person, n, mastered in found.cards:
         cell = cells[(verb, tense, person)]
         cell["cards"] += n
         cell["carded_ids"].add(lid)
         if mastered == n:
             cell["mastered_ids"].add(lid)
-    sql = (f"SELECT r.learner_id, c.verb, c.tense, c.person, SUM(r.correct), SUM(1 - r.correct)"
-           f" FROM {schema.CARD_REVIEWS} r JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 {where}"
-           " GROUP BY r.learner_id, c.verb, c.tense, c.person")
-    for lid, verb, tense, person, right, wrong in db.execute(sql, params):
+    for lid, verb, tense, person, right, wrong in found.answers:
         cell = cells[(verb, tense, person)]
         cell["right"] += right
         cell["wrong"] += wrong
         cell["learner_ids"].add(lid)
-
-
-def _practice(db: Any, where: str, params: list[Any], now: datetime) -> dict[str, int]:
-    """Return {"cards", "due", "answers", "right"} over the practice state."""
-    cards, due = db.execute(f"SELECT COUNT(*), COALESCE(SUM(c.due <= ?), 0) FROM {schema.CARDS} c WHERE 1 {where}",
-                            [utc_stamp(now), *params]).fetchone()
-    answers, right = db.execute(
-        f"SELECT COUNT(*), COALESCE(SUM(r.correct), 0) FROM {schema.CARD_REVIEWS} r"
-        f" JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 {where}", params).fetchone()
-    return {"cards": int(cards), "due": int(due), "answers": int(answers), "right": int(right)}

@@ -27,11 +27,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import TutorError
-from tutor.store import queries, schema
 from tutor.store.bundle import same_learner_name
+from tutor.store.learner_keys import LearnerClaim, claim_learner, server_key_hash
 from tutor.store.lock import SecretLock
-from tutor.store.names import name_key
-from tutor.store.records import utc_stamp
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -39,7 +37,6 @@ if TYPE_CHECKING:
 LEARNER_KEY_HEADER = "X-Learner-Key"
 LEARNER_UUID_HEADER = "X-Learner-Uuid"
 TEACHER_HEADER = "X-Teacher-Passphrase"
-KEY_SUBJECT = "learner-key:"  # + the learner's UUID, in the store's secrets table
 TEACHER_CACHE_S = 15 * 60  # a passphrase verified once is recognised without scrypt for this long
 
 
@@ -111,72 +108,40 @@ class Access:
         if passphrase:
             self.require_teacher(passphrase)
             teacher = True
-        with self.store._conns.write(f"finding the learner {name!r}") as db:
-            row = self._find(db, name, learner_uuid)
-            if row is None:
-                lid, stored_name, new_uuid = self._create(db, name, learner_uuid)
-                return Writer(lid, new_uuid, stored_name, self._issue(db, new_uuid))
-            lid, stored_name, found_uuid = int(row[0]), str(row[1]), str(row[2])
-            if learner_uuid is not None and not same_learner_name(stored_name, name) and not teacher:
+        issued: list[str] = []
+
+        def settle(claim: LearnerClaim) -> str | None:
+            """Return the hash of a key to issue now, None to issue none; raise Forbidden to refuse."""
+            if claim.created:
+                issued.append(secrets.token_urlsafe(32))
+                return _key_hash(issued[0])
+            if learner_uuid is not None and not same_learner_name(claim.name, name) and not teacher:
                 raise Forbidden(f"the learner UUID {learner_uuid} belongs to another learner on this server; "
                                 "an app can only write for its own learner")
-            stored_key = self._stored_key(db, found_uuid)
+            stored_key = claim.key_hash
             if teacher or (key and stored_key and hmac.compare_digest(_key_hash(key), stored_key)):
-                return Writer(lid, found_uuid, stored_name)
+                return None
             if stored_key is None and learner_uuid is not None:  # made before keys: claimed by its UUID
-                return Writer(lid, found_uuid, stored_name, self._issue(db, found_uuid))
-            raise Forbidden(self._refusal(stored_name, bool(key), stored_key is None))
+                issued.append(secrets.token_urlsafe(32))
+                return _key_hash(issued[0])
+            raise Forbidden(self._refusal(claim.name, bool(key), stored_key is None))
+
+        claim = claim_learner(self.store, name, learner_uuid, settle)
+        return Writer(claim.id, claim.uuid, claim.name, issued[0] if issued else None)
 
     def reader(self, name: str, key: str | None, passphrase: str | None) -> dict[str, Any]:
         """Return {"id", "name", "uuid"} of the learner whose history may be read: any learner for the teacher
         (None when unknown), the key's own learner otherwise; Forbidden when neither proves enough."""
-        db = self.store._conns.get()
-        lid = queries.learner_id(db, name)
-        row = db.execute(f"SELECT id, name, uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()
+        found = self.store.find_learner(name)
         if key and not passphrase:
-            stored = self._stored_key(db, row[2]) if row else None
+            stored = server_key_hash(self.store, found["uuid"]) if found else None
             if stored and hmac.compare_digest(_key_hash(key), stored):
-                return {"id": int(row[0]), "name": row[1], "uuid": row[2]}
+                return {"id": int(found["id"]), "name": found["name"], "uuid": found["uuid"]}
             raise Forbidden("that learner key does not open this learner's history")
         self.require_teacher(passphrase)
-        return {} if row is None else {"id": int(row[0]), "name": row[1], "uuid": row[2]}
+        return {} if found is None else {"id": int(found["id"]), "name": found["name"], "uuid": found["uuid"]}
 
     # -- internals -----------------------------------------------------------------------------------
-
-    @staticmethod
-    def _find(db: Any, name: str, learner_uuid: str | None) -> Any:
-        if learner_uuid is not None:
-            return db.execute(f"SELECT id, name, uuid FROM {schema.LEARNERS} WHERE uuid = ?",
-                              [learner_uuid]).fetchone()
-        lid = queries.learner_id(db, name)
-        return db.execute(f"SELECT id, name, uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()
-
-    @staticmethod
-    def _create(db: Any, name: str, learner_uuid: str | None) -> tuple[int, str, str]:
-        """Add a learner (a taken name gets " (2)", as an import does); return (id, name, UUID)."""
-        stored, n = name, 1
-        while queries.learner_id(db, stored) != queries.NO_LEARNER:
-            n += 1
-            stored = f"{name} ({n})"
-        cursor = db.conn.execute(
-            f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
-            [stored, name_key(stored), utc_stamp(), learner_uuid])
-        lid = int(cursor.lastrowid)
-        made = db.execute(f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()[0]
-        return lid, stored, str(made)
-
-    @staticmethod
-    def _stored_key(db: Any, learner_uuid: str) -> str | None:
-        row = db.execute(f"SELECT hash FROM {schema.SECRETS} WHERE subject = ?",
-                         [KEY_SUBJECT + learner_uuid]).fetchone()
-        return None if row is None else str(row[0])
-
-    @staticmethod
-    def _issue(db: Any, learner_uuid: str) -> str:
-        key = secrets.token_urlsafe(32)
-        db.execute(f"INSERT INTO {schema.SECRETS} (subject, hash, failures, next_try, updated) VALUES (?, ?, 0, 0, ?)",
-                   [KEY_SUBJECT + learner_uuid, _key_hash(key), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())])
-        return key
 
     @staticmethod
     def _refusal(name: str, sent_key: bool, keyless: bool) -> str:

@@ -1,12 +1,10 @@
-"""Talking to a class server: the HTTP client, and a tutor that falls back to the local model offline.
+"""Talking to a class server: the HTTP client.
 
 `ClassClient` speaks the server's /v1 API over one keep-alive connection (standard library only, so
 the app needs nothing new). It keeps the learner keys the server issues (tutor.server.access) and sends
 each back with that learner's requests; a teacher passphrase, when given, goes with the history reads.
-`ClassTutor` corrects on the server; when the server cannot be reached it
-corrects with the local model, keeps the row in the local store and queues it in the outbox, which
-`tutor.server.outbox.flush` uploads once the server is back. The local row and the server's row share
-one UUID, so nothing is lost or stored twice.
+The remote use case over it (the local model and the outbox when the server is away) is
+tutor.server.remote.ClassTutor.
 """
 
 from __future__ import annotations
@@ -14,19 +12,14 @@ from __future__ import annotations
 import http.client
 import json
 import urllib.parse
-import uuid
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tutor.errors import TutorError
 from tutor.jsontext import BadJSON, loads
 from tutor.result import CorrectionResult
 from tutor.server import records
 from tutor.server.access import LEARNER_KEY_HEADER, LEARNER_UUID_HEADER, TEACHER_HEADER
-from tutor.server.keys import KeyRing, StoreKeyRing
-
-if TYPE_CHECKING:
-    from tutor.store import Store
+from tutor.server.keys import KeyRing
 
 
 class ServerError(TutorError):
@@ -177,40 +170,6 @@ class ClassClient:
             kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
             self._conn = kind(self._host, self._port, timeout=self.timeout)
         return self._conn
-
-
-class ClassTutor:
-    """Corrects on a class server, falling back to a local tutor (and the outbox) when it is unreachable."""
-
-    def __init__(self, client: ClassClient, store: Store, local: Callable[[], Any]) -> None:
-        """`local()` returns the local Tutor (loaded lazily by the caller, only when it is needed). The learner
-        keys the server issues are kept in `store`, so only this app can add to its learners' records."""
-        self.client, self.store, self.local = client, store, local
-        if not isinstance(client.keys, StoreKeyRing):
-            client.keys = StoreKeyRing(store, client.url)
-        self.last_was_remote = False
-
-    def correct_and_save(self, sentence: str, learner: str) -> CorrectionResult:
-        """Return the correction of `sentence`, kept in the local store under the same UUID as on the server."""
-        from tutor.server.outbox import flush, queue
-        from tutor.store.bundle import learner_info
-
-        info = learner_info(self.store, self.store.ensure_learner(learner))
-        request_id = str(uuid.uuid4())
-        try:
-            result, row_id = self.client.correct_detail(info["name"], sentence, learner_uuid=info["uuid"],
-                                                        request_id=request_id)
-        except Unreachable:
-            self.last_was_remote = False
-            result = self.local().correct(sentence)
-            [row_id] = records.row_ids(request_id, 1)
-            records.save(self.store, info["id"], [(row_id, result)])
-            queue(self.store, [row_id])
-            return result
-        self.last_was_remote = True
-        records.save(self.store, info["id"], [(row_id, result)])
-        flush(self.store, self.client)  # the server is back: send what waited (cheap when nothing does)
-        return result
 
 
 def _body(learner: str, learner_uuid: str | None, request_id: str | None, **fields: str) -> dict[str, Any]:

@@ -8,17 +8,13 @@ as the database file (docs/access.md).
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
-from tutor.store import schema
+from tutor.store.learner_keys import app_key, keep_app_key
 from tutor.store.names import name_key
 
 if TYPE_CHECKING:
     from tutor.store import Store
-
-SUBJECT = "class-key:"  # + learner UUID + "@" + server address
-
 
 def _ref(name: str | None, learner_uuid: str | None) -> str:
     return f"uuid:{learner_uuid}" if learner_uuid else f"name:{name_key(name or '')}"
@@ -43,31 +39,22 @@ class KeyRing:
 
 
 class StoreKeyRing(KeyRing):
-    """Learner keys kept in the app's store, per server address and learner UUID."""
+    """Learner keys kept in the app's store, per server address and learner UUID (tutor.store.learner_keys)."""
 
     def __init__(self, store: Store, server_url: str) -> None:
         super().__init__()
         self.store, self.server_url = store, server_url.rstrip("/")
 
-    def _subject(self, learner_uuid: str) -> str:
-        return f"{SUBJECT}{learner_uuid}@{self.server_url}"
-
     def get(self, name: str | None, learner_uuid: str | None) -> str | None:
         """Return the stored key for the learner's UUID on this server (or one learned by name this session)."""
         if learner_uuid:
-            row = self.store._conns.get().execute(
-                f"SELECT hash FROM {schema.SECRETS} WHERE subject = ?", [self._subject(learner_uuid)]).fetchone()
-            if row is not None:
-                return str(row[0])
+            kept = app_key(self.store, learner_uuid, self.server_url)
+            if kept is not None:
+                return kept
         return super().get(name, None)
 
     def put(self, name: str | None, learner_uuid: str | None, key: str) -> None:
         """Keep the key (replacing an older one: the server's database may have been started afresh)."""
         super().put(name, learner_uuid, key)
-        if not learner_uuid:
-            return
-        with self.store._conns.write("keeping the class server's learner key") as db:
-            db.execute(f"INSERT INTO {schema.SECRETS} (subject, hash, failures, next_try, updated)"
-                       " VALUES (?, ?, 0, 0, ?)"
-                       " ON CONFLICT(subject) DO UPDATE SET hash = excluded.hash, updated = excluded.updated",
-                       [self._subject(learner_uuid), key, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())])
+        if learner_uuid:
+            keep_app_key(self.store, learner_uuid, self.server_url, key)

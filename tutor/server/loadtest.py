@@ -124,8 +124,7 @@ def verify(db: Path, load: Load) -> list[str]:
 
     problems: list[str] = []
     with Store.open(db) as store:
-        stored = store._conns.get().execute(
-            "SELECT c.id, l.name FROM corrections c JOIN learners l ON l.id = c.learner_id").fetchall()
+        stored = [(row["id"], row["learner"]) for row in store.history(limit=max(store.count_history(), 1))]
     where: dict[str, list[str]] = {}
     for row_id, name in stored:
         where.setdefault(row_id, []).append(name)

@@ -1,8 +1,9 @@
 """The outbox: corrections made offline while a class server was chosen, uploaded once it is back.
 
-The outbox holds row UUIDs only; the rows stay in the local store. `flush` sends them as bundles
-(each under the server's 16 kB limit) and forgets a row only after the server confirmed it. A
-crash between the two just resends rows the server already has, which it skips by UUID.
+The outbox (Store.queue_upload, tutor/store/outbox.py) holds row UUIDs only; the rows stay in the local
+store. `flush` sends them as bundles (each under the server's 16 kB limit) and forgets a row only after the
+server confirmed it. A crash between the two just resends rows the server already has, which it skips by
+UUID.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tutor.store import schema
+from tutor.server.keys import StoreKeyRing
 from tutor.store.bundle import make_bundle
-from tutor.store.records import history_row, utc_stamp
 
 if TYPE_CHECKING:
     from tutor.server.client import ClassClient
@@ -34,47 +34,29 @@ class FlushSummary:
 
 def queue(store: Store, correction_ids: list[str]) -> None:
     """Queue rows of the local store for upload (a row queued twice is queued once)."""
-    with store._conns.write("queueing corrections for the class server") as db:
-        for row_id in correction_ids:
-            db.conn.execute(f"INSERT OR IGNORE INTO {schema.OUTBOX} (correction_id, queued) VALUES (?, ?)",
-                            [row_id, utc_stamp()])
+    store.queue_upload(correction_ids)
 
 
 def pending(store: Store) -> int:
     """Return how many rows wait for upload."""
-    return store._conns.get().execute(f"SELECT COUNT(*) FROM {schema.OUTBOX}").fetchone()[0]
+    return store.queued_count()
 
 
 def flush(store: Store, client: ClassClient) -> FlushSummary:
     """Upload every queued row, one learner's bundle at a time, each with that learner's key from this store;
     raise Unreachable if the server goes away."""
-    from tutor.server.keys import StoreKeyRing
-
     if not isinstance(client.keys, StoreKeyRing):
         client.keys = StoreKeyRing(store, client.url)  # the keys this app was issued live beside its outbox
     summary = FlushSummary()
-    for learner, rows in _queued(store):
+    for learner, rows in store.queued_rows():
         for chunk in _chunks(learner, rows):
             answer = client.upload(make_bundle(learner, chunk))
             summary.new += answer["new"]
             summary.present += answer["present"]
             summary.conflicts += answer["conflicts"]
-            with store._conns.write("clearing uploaded corrections from the outbox") as db:
-                db.conn.executemany(f"DELETE FROM {schema.OUTBOX} WHERE correction_id = ?",
-                                    [(row["id"],) for row in chunk])
-    summary.left = pending(store)
+            store.unqueue(row["id"] for row in chunk)
+    summary.left = store.queued_count()
     return summary
-
-
-def _queued(store: Store) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    sql = (f"SELECT c.*, l.name AS learner, l.uuid AS learner_uuid, l.created AS learner_created"
-           f" FROM {schema.OUTBOX} o JOIN {schema.CORRECTIONS} c ON c.id = o.correction_id"
-           f" JOIN {schema.LEARNERS} l ON l.id = c.learner_id ORDER BY l.id, c.created, c.seq")
-    groups: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
-    for row in store._conns.get().query(sql):
-        head = {"uuid": row["learner_uuid"], "name": row["learner"], "created": row["learner_created"]}
-        groups.setdefault(head["uuid"], (head, []))[1].append(history_row(row))
-    return list(groups.values())
 
 
 def _chunks(learner: dict[str, Any], rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

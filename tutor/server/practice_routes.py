@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from tutor.practice import bundle as practice_bundle
+from tutor.store import practice_rows
 
 if TYPE_CHECKING:
     from tutor.server.access import Writer
@@ -51,7 +52,7 @@ def add_routes(v1: APIRouter, store: Store, *, reader: Reader, writer: WriterOf)
 
     @v1.post("/practice")
     async def upload(request: Request, body: PracticeBody) -> JSONResponse:
-        trouble = practice_bundle.problem(body.practice)
+        trouble = practice_rows.section_problem(body.practice)
         if trouble:
             raise HTTPException(422, f"the practice upload is damaged: {trouble}; nothing was merged")
         who = await writer(request, body.learner, str(body.learner_uuid))
@@ -70,8 +71,7 @@ def _due(store: Store, learner_id: int) -> dict[str, Any]:
 
 
 def _merge(store: Store, learner: int, body: PracticeBody) -> dict[str, Any]:
-    with store._conns.write("merging a learner's practice") as db:
-        summary = practice_bundle.merge(db, learner, body.practice)
+    summary = practice_rows.merge_section(store, learner, body.practice)
     return {"learner": body.learner, **summary.to_dict()}
 
 
@@ -80,7 +80,7 @@ def push(store: Store, client: ClassClient, learner: str) -> dict[str, int]:
     from tutor.store.bundle import learner_info
 
     info = learner_info(store, learner)
-    whole = practice_bundle.section(store._conns.get(), info["id"])
+    whole = practice_rows.section(store, info["id"])
     totals = {"cards_new": 0, "cards_updated": 0, "reviews_new": 0, "pieces": 0}
     for piece in practice_bundle.chunks(whole, MAX_PIECE_BYTES):
         answer = client.call("POST", "/v1/practice", {"learner": info["name"], "learner_uuid": info["uuid"],

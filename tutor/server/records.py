@@ -10,17 +10,13 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from tutor.errors import TutorError
+from tutor.errors import ConflictError, TutorError
 from tutor.result import CorrectionResult, Timings
-from tutor.store import schema
-from tutor.store.records import CORRECTION_COLUMNS, check_results, correction_row
+from tutor.store.records import check_results
 
 if TYPE_CHECKING:
     from tutor.server.pool import ModelInfo
     from tutor.store import Store
-
-_INSERT_OR_IGNORE = (f"INSERT OR IGNORE INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
-                     f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})")
 
 
 def row_ids(request_id: str | None, count: int) -> list[str]:
@@ -42,20 +38,11 @@ def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) 
     the request id was reused for a different request, and ReusedRequest refuses it whole (nothing stored)
     instead of dropping the new correction silently.
     """
-    added = 0
-    with store._conns.write("saving the class server's corrections") as db:
-        for row_id, result in items:
-            row = correction_row(result, learner_id=learner, model_name=None, model_sha256=None, settings=None)
-            row["id"] = row_id
-            if db.conn.execute(_INSERT_OR_IGNORE, row).rowcount:
-                added += 1
-                continue
-            known = db.execute(f"SELECT learner_id, original, kind, source_text FROM {schema.CORRECTIONS} WHERE id = ?",
-                               [row_id]).fetchone()
-            if known is None or tuple(known) != (learner, row["original"], row["kind"], row["source_text"]):
-                raise ReusedRequest("this request id was already used for a different request; send a new id "
-                                    "(a fresh UUID) with every new request. Nothing was stored")
-    return added
+    try:
+        return store.save_once(learner, items)
+    except ConflictError:
+        raise ReusedRequest("this request id was already used for a different request; send a new id "
+                            "(a fresh UUID) with every new request. Nothing was stored") from None
 
 
 def finding_results(checked: Any, info: ModelInfo) -> list[CorrectionResult]:
@@ -71,7 +58,8 @@ def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:
             "error_start": result.error_start, "error_end": result.error_end,
             "explanation_en": result.explanation_en, "explanation_es": result.explanation_es,
             "timings": result.timings.to_dict(), "model_name": result.model_name,
-            "model_sha256": result.model_sha256, "settings": result.settings}
+            "model_sha256": result.model_sha256, "settings": result.settings,
+            "out_of_scope_reason": result.out_of_scope_reason}
 
 
 def from_detail(value: dict[str, Any]) -> CorrectionResult:
@@ -82,11 +70,10 @@ def from_detail(value: dict[str, Any]) -> CorrectionResult:
         error_start=value["error_start"], error_end=value["error_end"],
         explanation_en=value["explanation_en"], explanation_es=value["explanation_es"],
         timings=Timings(**value["timings"]), model_name=value["model_name"],
-        model_sha256=value["model_sha256"], settings=value["settings"])
+        model_sha256=value["model_sha256"], settings=value["settings"],
+        out_of_scope_reason=str(value.get("out_of_scope_reason") or ""))  # a server before issue 20 sends none
 
 
 def learners(store: Store) -> list[dict[str, Any]]:
     """Return every learner as {"name", "uuid", "created", "corrections"}, by name."""
-    sql = (f"SELECT l.name, l.uuid, l.created, COUNT(c.seq) AS corrections FROM {schema.LEARNERS} l"
-           f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id GROUP BY l.id ORDER BY l.name COLLATE NOCASE")
-    return list(store._conns.get().query(sql))
+    return [{key: row[key] for key in ("name", "uuid", "created", "corrections")} for row in store.learners()]

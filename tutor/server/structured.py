@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tutor.a13.analysis import analyse
 from tutor.a13.prompt import answer_json, render
+from tutor.answer import answer_fields
 from tutor.api import check_sentence
 
 if TYPE_CHECKING:
@@ -41,24 +41,18 @@ class Constraint:
 def constraint(tutor: Tutor, sentence: str) -> Constraint | None:
     """Return the answers `Tutor.correct` may give for `sentence` (every judged candidate with a §A13 cell).
 
-    None when the sentence abstains. The judge picks one of these strings; the decoder then writes it
-    under the precompiled a13 FSM intersected with that choice (tutor.api.Tutor._decode_answer).
+    None when the sentence abstains. The Judge picks one of these strings; the AnswerDecoder then writes it
+    under the precompiled a13 FSM intersected with that choice (tutor.answer.AnswerDecoder.decode).
     """
-    from tutor.judge.slots import build_slots
-
-    original = check_sentence(sentence)
-    analysis = analyse(original)
-    if analysis.abstain:
+    proposal = tutor.analyser.propose(check_sentence(sentence))
+    if proposal.abstain:
         return None
     seen: dict[str, None] = {}
-    for slot in build_slots(analysis):
+    for slot in proposal.slots:
         for c in slot.candidates:
-            if c.cell is None:
-                continue
-            fields = {"verb": c.cell.verb, "tense": c.cell.tense, "person": c.cell.person,
-                      "correct_form": c.correct_form or c.cell.correct_form, "spanish": c.cell.spanish[0]}
-            seen[answer_json(original, fields, private=False)] = None
-    return Constraint(original, tuple(seen), tuple(0.0 for _ in seen), private=False) if seen else None
+            if c.cell is not None:
+                seen[answer_json(proposal.sentence, answer_fields(c), private=False)] = None
+    return Constraint(proposal.sentence, tuple(seen), tuple(0.0 for _ in seen), private=False) if seen else None
 
 
 def constraint_schema(strings: tuple[str, ...] | list[str]) -> dict[str, Any]:

@@ -27,9 +27,8 @@ from typing import IO, TYPE_CHECKING, Any
 from tutor import __version__
 from tutor.errors import StoreError
 from tutor.jsontext import BadJSON, loads
-from tutor.store import queries, schema
+from tutor.store import practice_rows, queries, schema
 from tutor.store.bundle_rows import BundleRowError, check_learner, check_row
-from tutor.store.db import translated
 from tutor.store.export import rows as history_rows
 from tutor.store.export import snapshot
 from tutor.store.names import clean_name, name_key
@@ -88,10 +87,7 @@ def learner_info(store: Store, learner: Learner) -> dict[str, Any]:
     if found is None:
         names = ", ".join(x["name"] for x in store.learners()) or "none yet"
         raise StoreError(f"no learner {learner!r} in {store.path}; known learners: {names}")
-    with translated(store.path, "reading a learner's UUID"):
-        row = store._conns.get().execute(
-            f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [found["id"]]).fetchone()
-    return {"id": found["id"], "uuid": row[0], "name": found["name"], "created": found["created"]}
+    return {"id": found["id"], "uuid": found["uuid"], "name": found["name"], "created": found["created"]}
 
 
 def make_bundle(learner: dict[str, Any], corrections: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -108,7 +104,7 @@ def write_bundle(store: Store, learner: Learner, out: str | os.PathLike[str] | I
     info = learner_info(store, learner)
     with snapshot(store):
         bundle = make_bundle(info, history_rows(store, info["id"]))
-        bundle.update(_practice_hook().section_for(store, info["id"]))
+        bundle[practice_rows.SECTION_KEY] = practice_rows.section(store, info["id"])
     text = json.dumps(bundle, ensure_ascii=False, indent=1) + "\n"
     if not isinstance(out, (str, os.PathLike)):
         out.write(text)
@@ -169,8 +165,8 @@ def check_bundle(value: Any, source: str) -> dict[str, Any]:
     if not isinstance(learner, dict) or value.get("sha256") != _digest(
             {k: learner.get(k) for k in ("uuid", "name", "created")}, body):
         raise damaged("its content does not match its sha256 (the file was changed or cut short)")
-    if _practice_hook().SECTION_KEY in value:
-        trouble = _practice_hook().problem(value[_practice_hook().SECTION_KEY])
+    if practice_rows.SECTION_KEY in value:
+        trouble = practice_rows.section_problem(value[practice_rows.SECTION_KEY])
         if trouble:
             raise damaged(trouble)
     try:
@@ -223,9 +219,9 @@ def import_bundle(store: Store, bundle: dict[str, Any], *, source: str = "bundle
                 summary.present += 1
             else:
                 summary.conflicts.append(row["id"])
-        practice = bundle.get(_practice_hook().SECTION_KEY)
+        practice = bundle.get(practice_rows.SECTION_KEY)
         if practice is not None:
-            summary.practice = _practice_hook().merge(db, lid, practice).to_dict()
+            summary.practice = practice_rows.merge(db, lid, practice).to_dict()
     return summary
 
 
@@ -239,13 +235,6 @@ def import_files(store: Store, paths: Iterable[str | os.PathLike[str]]) -> Itera
 
 
 # -- internals -------------------------------------------------------------------------------------
-
-def _practice_hook() -> Any:
-    """Return tutor.practice.bundle, which carries the practice state (imported late: it imports the store)."""
-    from tutor.practice import bundle as practice_bundle
-
-    return practice_bundle
-
 
 @functools.cache
 def _insert_sql(columns: tuple[str, ...]) -> str:

@@ -9,9 +9,9 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from tutor.errors import StoreError
+from tutor.errors import ConflictError, StoreError
 from tutor.result import CorrectionResult
-from tutor.store import queries, schema
+from tutor.store import outbox, queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.names import clean_name, name_key
 from tutor.store.paths import create_private, resolve_db_path
@@ -32,6 +32,7 @@ _INSERT_CORRECTION = (
     f"INSERT INTO {schema.CORRECTIONS} ({', '.join(CORRECTION_COLUMNS)})"
     f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})"
 )
+_INSERT_CORRECTION_ONCE = _INSERT_CORRECTION.replace("INSERT INTO", "INSERT OR IGNORE INTO", 1)
 _SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
 _INSERT_TIMINGS = f"INSERT INTO {schema.MASK_TIMINGS} (correction_seq, count, us_f32) VALUES (?, ?, ?)"
 
@@ -139,14 +140,14 @@ class Store:
             return int(queries.learner_id(db, clean))
 
     def learners(self) -> list[dict[str, Any]]:
-        """Return every learner as {"id", "name", "created", "corrections", "counted"}, by name.
+        """Return every learner as {"id", "name", "created", "uuid", "corrections", "counted"}, by name.
 
         `corrections` counts every row (what the History lists); `counted` leaves out what the statistics
         leave out (practice retries and findings the judge was not sure of: queries.COUNTED), so it is the
         total the teacher's charts add up to.
         """
         sql = (
-            f"SELECT l.id, l.name, l.created, COUNT(c.seq) AS corrections,"
+            f"SELECT l.id, l.name, l.created, l.uuid, COUNT(c.seq) AS corrections,"
             f" COALESCE(SUM(c.seq IS NOT NULL AND {queries.COUNTED}), 0) AS counted FROM {schema.LEARNERS} l"
             f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id"
             " GROUP BY l.id ORDER BY l.name COLLATE NOCASE"
@@ -155,11 +156,11 @@ class Store:
             return list(self._conns.get().query(sql))
 
     def find_learner(self, learner: Learner) -> dict[str, Any] | None:
-        """Return {"id", "name", "created"} for a learner name (case-insensitive) or id, or None."""
+        """Return {"id", "name", "created", "uuid"} for a learner name (case-insensitive) or id, or None."""
         db = self._conns.get()
         with translated(self.path, "looking up a learner"):
             lid = queries.learner_id(db, learner)
-            rows = list(db.query(f"SELECT id, name, created FROM {schema.LEARNERS} WHERE id = ?", [lid]))
+            rows = list(db.query(f"SELECT id, name, created, uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]))
         return rows[0] if rows else None
 
     # -- writing ---------------------------------------------------------------------------------
@@ -204,6 +205,52 @@ class Store:
         with self._conns.write("saving a correction") as db:
             return self._insert(db, items, learner_id, model_name=model_name, model_sha256=model_sha256,
                                 settings=settings)
+
+    def save_once(self, learner: Learner, items: Iterable[tuple[str, CorrectionResult]]) -> int:
+        """Save (row UUID, result) pairs in one transaction, skipping UUIDs already there; return the rows added.
+
+        Saving the same pairs again adds nothing, so a request retried after a lost answer, or a row kept both
+        here and on a class server, is stored once. A UUID already there is a repeat only when it holds the
+        same learner's same text; anything else raises ConflictError and nothing is stored.
+        """
+        learner_id = self._learner_for_write(learner)
+        added = 0
+        with self._conns.write("saving corrections under their UUIDs") as db:
+            for row_id, result in items:
+                row = correction_row(result, learner_id=learner_id, model_name=None, model_sha256=None,
+                                     settings=None)
+                row["id"] = row_id
+                if db.conn.execute(_INSERT_CORRECTION_ONCE, row).rowcount:
+                    added += 1
+                    continue
+                known = db.execute(f"SELECT learner_id, original, kind, source_text FROM {schema.CORRECTIONS}"
+                                   " WHERE id = ?", [row_id]).fetchone()
+                if known is None or tuple(known) != (learner_id, row["original"], row["kind"], row["source_text"]):
+                    raise ConflictError(f"the correction UUID {row_id} is already in {self.path} for another "
+                                        "learner or text; nothing was stored")
+        return added
+
+    # -- the outbox: rows waiting for a class server ---------------------------------------------
+
+    def queue_upload(self, correction_ids: Iterable[str]) -> None:
+        """Queue rows of this store for upload to a class server (a row queued twice is queued once)."""
+        with self._conns.write("queueing corrections for the class server") as db:
+            outbox.queue(db, list(correction_ids))
+
+    def queued_count(self) -> int:
+        """Return how many rows wait for upload."""
+        with translated(self.path, "counting the rows waiting for upload"):
+            return outbox.count(self._conns.get())
+
+    def queued_rows(self) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Return the rows waiting for upload as (learner {"uuid", "name", "created"}, history rows), per learner."""
+        with translated(self.path, "reading the rows waiting for upload"):
+            return outbox.queued(self._conns.get())
+
+    def unqueue(self, correction_ids: Iterable[str]) -> None:
+        """Forget uploaded rows from the outbox (the rows themselves stay)."""
+        with self._conns.write("clearing uploaded corrections from the outbox") as db:
+            outbox.forget(db, list(correction_ids))
 
     @staticmethod
     def _insert(db: Any, items: Iterable[tuple[CorrectionResult, datetime | None]], learner_id: int, *,

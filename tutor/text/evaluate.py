@@ -93,9 +93,9 @@ def _examiner_verdict(f: dict[str, Any], item: dict[str, Any]) -> str:
     return "other" if touched else "untouched"
 
 
-def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
-    """Run `Tutor.check` on every text (or read `--predictions`, as `--save-predictions` wrote them) and print the
-    scores."""
+def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: Any = None) -> int:
+    """Run `tutor.check` (a Tutor; None: the one `args` names is loaded) on every text, or read `--predictions`
+    as `--save-predictions` wrote them, and print the scores."""
     from tutor.errors import InputError, TutorError
 
     results: dict[str, dict[str, Any]] = {}
@@ -112,11 +112,10 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace) -> int:
         items_to_run: list[dict[str, Any]] = []
     else:
         items_to_run = items
-    if items_to_run:
-        from tutor.api import Tutor
-        from tutor.commands.common import tutor_kwargs
+    if items_to_run and tutor is None:
+        from tutor.commands.common import load_tutor
 
-        tutor = Tutor.load(args.model, **tutor_kwargs(args))
+        tutor = load_tutor(args)
     out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
     for it in items_to_run:
         t0 = time.perf_counter()

@@ -14,32 +14,47 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tutor.a13.analysis import Analysis, analyse
-from tutor.judge.judge import SlotVerdict, report_threshold
+from tutor.analyser import Analyser
+from tutor.judge.judge import Judge
+from tutor.judge.result import Judged
+from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate
 from tutor.text.notes import Note, notes_for
 
 
 @dataclass(frozen=True)
 class JudgedSentence:
-    """One sentence of a text: where it starts, its notes, its analysis and the judge's verdicts."""
+    """One sentence of a text: where it starts, its notes, and the judge's verdicts on it."""
 
     index: int
     start: int
-    sentence: str
     notes: list[Note]
-    analysis: Analysis
-    verdicts: list[SlotVerdict]
-    lm: dict
+    judged: Judged
+
+    @property
+    def sentence(self) -> str:
+        """Return the sentence as written."""
+        return self.judged.sentence
+
+    @property
+    def analysis(self):
+        """Return the analyser's reading of the sentence (tutor.a13.analysis.Analysis)."""
+        return self.judged.analysis
+
+    @property
+    def verdicts(self) -> list[SlotVerdict]:
+        """Return the judge's verdict per slot (none when the analyser abstains)."""
+        return self.judged.verdicts
+
+    @property
+    def lm(self) -> dict:
+        """Return the model's scores of the change candidates, by id(candidate)."""
+        return self.judged.lm
 
     def finding_choices(self) -> list[tuple[SlotVerdict, Candidate]]:
-        """Return the (verdict, candidate) pairs that become findings (see `finding_choice`)."""
-        out = []
-        for v in self.verdicts:
-            c = finding_choice(v, self.notes, self.start)
-            if c is not None:
-                out.append((v, c))
-        return out
+        """Return the (verdict, correction) pairs that become findings: the Judge's rule for a text, less the
+        slots a note covers (a pattern outside §A13's labels)."""
+        return self.judged.finding_choices(self.notes, self.start)
 
     def corrected(self) -> str:
         """Return the sentence with its findings applied (right to left, so offsets hold)."""
@@ -47,19 +62,6 @@ class JudgedSentence:
         for _, c in sorted(self.finding_choices(), key=lambda vc: -vc[1].start):
             text = c.apply(text)
         return text
-
-
-def finding_choice(v: SlotVerdict, notes: list[Note], offset: int) -> Candidate | None:
-    """Return the slot's correction if it is one: the best reading is a change of a §A13 cell, no
-    change is less likely than the fitted `report_below` (at most 0.5: the slot is more likely wrong
-    than right), and no note (a pattern outside §A13's labels) covers it."""
-    best = v.best
-    if not best.change or best.cell is None or v.probability_of_no_change() >= report_threshold("text"):
-        return None
-    lo, hi = offset + best.start, offset + best.end
-    if any(n.start < hi and lo < n.end for n in notes):
-        return None
-    return best
 
 
 LM_CONTEXTS = ("sentence", "paragraph", "text")
@@ -82,39 +84,32 @@ def lm_context(corrected: list[str], paragraph_start: int, mode: str = "sentence
     return corrected[-1]
 
 
-def walk_text(tutor, text: str, spans: list[tuple[int, int]],
-              progress: Callable[[int, int], None] | None = None) -> Iterator[JudgedSentence]:
+def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int, int]],
+              progress: Callable[[int, int], None] | None = None, *,
+              lm_context_mode: str = "sentence") -> Iterator[JudgedSentence]:
     """Yield each sentence of `text` judged, in order, with the corrected previous sentence as context.
 
     Sentences the analyser abstains on are yielded with no verdicts (they still count as context).
+    `lm_context_mode` is what the model reads first (LM_CONTEXTS; see lm_context).
     """
-    from tutor.a13.analysis import tokenize
-    from tutor.judge.slots import tense_counts
-
     corrected: list[str] = []
-    mode = getattr(getattr(tutor, "settings", None), "lm_context", "sentence")
     paragraph = 0  # index of the current paragraph's first sentence
     # each sentence's (past, present) finite forms: as written ahead, as corrected behind
-    tenses = [tense_counts(tokenize(text[a:b])) for a, b in spans]
+    tenses = [analyser.tenses(text[a:b]) for a, b in spans]
     for k, (a, b) in enumerate(spans):
         if progress:
             progress(k, len(spans))
         sentence = text[a:b]
         notes = notes_for(sentence, a)
-        analysis = analyse(sentence)
         if k and "\n" in text[spans[k - 1][1]:a]:
             paragraph = k
-        context = lm_context(corrected, paragraph, mode)
-        earlier = " ".join(corrected[-2:])
-        if analysis.abstain:
-            judged = JudgedSentence(k, a, sentence, notes, analysis, [], {})
-        else:
-            rest = (sum(t[0] for t in tenses) - tenses[k][0], sum(t[1] for t in tenses) - tenses[k][1])
-            j = tutor.judge(sentence, analysis, context=context, tense_context=earlier, text_tenses=rest)
-            judged = JudgedSentence(k, a, sentence, notes, analysis, list(j.verdicts), j.lm)
+        context = lm_context(corrected, paragraph, lm_context_mode)
+        rest = (sum(t[0] for t in tenses) - tenses[k][0], sum(t[1] for t in tenses) - tenses[k][1])
+        proposal = analyser.propose(sentence, tense_text=" ".join(corrected[-2:]), text_tenses=rest)
+        judged = JudgedSentence(k, a, notes, judge.judge(proposal, context=context, kind="text"))
         corrected.append(judged.corrected())
         if corrected[-1] != sentence:
-            tenses[k] = tense_counts(tokenize(corrected[-1]))
+            tenses[k] = analyser.tenses(corrected[-1])
         yield judged
     if progress:
         progress(len(spans), len(spans))

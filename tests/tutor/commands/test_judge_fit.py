@@ -42,19 +42,27 @@ def test_the_threshold_stays_at_one_half_when_weak_reports_are_right():
 
 @pytest.mark.model
 def test_findings_follow_report_below_in_the_weights_file(tutor_engine, tmp_path, monkeypatch):
-    from tutor.judge import judge
+    from tutor.judge.judge import Calibration, weights_path
 
     sentence = "My sister always watch TV after dinner."
-    assert tutor_engine.judge(sentence).findings()  # watches, with the shipped weights
-    weights = json.loads(judge.data_path("judge", "weights.json").read_text(encoding="utf-8"))
+    assert tutor_engine.judged(sentence).findings()  # watches, with the shipped weights
+    assert tutor_engine.check(sentence).findings
+    weights = json.loads(weights_path().read_text(encoding="utf-8"))
     weights["report_below"] = weights["report_below_text"] = 0.0  # no change is ever unlikely enough
     path = tmp_path / "weights.json"
     path.write_text(json.dumps(weights), encoding="utf-8")
     monkeypatch.setenv("GRAMMAR_TUTOR_JUDGE_WEIGHTS", str(path))
-    judge._weights_file.cache_clear()
-    try:
-        assert tutor_engine.judge(sentence).findings() == []
-        assert tutor_engine.check(sentence).findings == []
-    finally:
-        monkeypatch.delenv("GRAMMAR_TUTOR_JUDGE_WEIGHTS")
-        judge._weights_file.cache_clear()
+    assert weights_path() == path
+    strict = tutor_engine.with_calibration(Calibration.read(weights_path()))
+    assert strict.judged(sentence).findings() == []
+    assert strict.check(sentence).findings == []
+    assert tutor_engine.judged(sentence).findings()  # the shared tutor's judge keeps its own calibration
+
+
+def test_the_thresholds_are_read_in_one_place_and_the_report_ones_capped_at_one_half():
+    from tutor.judge.judge import Calibration
+
+    cal = Calibration.from_dict({"report_below": 0.7, "not_sure_below": 0.65})
+    assert (cal.report_below, cal.report_below_text, cal.not_sure_below) == (0.5, 0.5, 0.65)
+    cal = Calibration.from_dict({"report_below": 0.3, "report_below_text": 0.2})
+    assert (cal.report_below, cal.report_below_text, cal.not_sure_below) == (0.3, 0.2, 0.6)

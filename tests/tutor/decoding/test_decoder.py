@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tutor.decoding.choices import ChoiceMatcher
+from tutor.engine.choices import ChoiceMatcher
 from tutor.lab.decoder_bench import SENTENCES as BENCH_SENTENCES
 from tutor.scope import load_scope
 from tutor.scoring import schema_valid
@@ -19,13 +19,14 @@ OPEN = ["My cousin play the guitar.", "The baby eat his soup.", "I have work tom
 
 def test_sampled_corrections_are_schema_valid_and_consistent(tutor_engine):
     """The model samples among every cell of the verbs present (--no-facts): the mask alone keeps it in §A13."""
+    from tutor.lab.ablations import Ablation
+
     scope = load_scope()
-    hot = tutor_engine.with_settings(temperature=1.0, seed=7, spanish_choice=True, facts=False)
     pool = SENTENCES + OPEN
     sampled = 0
     for i in range(200):
         sentence = pool[i % len(pool)]
-        hot.settings = hot.settings.__class__(**{**hot.settings.to_dict(), "seed": i})
+        hot = Ablation(tutor_engine.with_settings(temperature=1.0, seed=i, spanish_choice=True, facts=False))
         result = hot.correct(sentence)
         sampled += result.timings.tokens_sampled
         out = result.output
@@ -52,8 +53,8 @@ def test_jump_forward_and_step_by_step_give_the_same_text(tutor_engine):
     prompt = model.tokenize((prefix + request).encode(), bos=True, special=True)
     texts = []
     for jump in (True, False):
-        matcher = ChoiceMatcher(strings, tutor_engine.piece_index)
-        gen = tutor_engine.decoder.generate(prompt, matcher, jump_forward=jump)
+        matcher = ChoiceMatcher(strings, tutor_engine.answer_decoder.compiler.piece_index())
+        gen = tutor_engine.answer_decoder.decoder.generate(prompt, matcher, jump_forward=jump)
         texts.append(gen.text)
         if jump:
             assert gen.n_forced > 0
@@ -79,12 +80,12 @@ def test_timings_are_recorded(tutor_engine):
 def test_a_decode_that_cannot_finish_raises_the_tutors_error(tutor_engine):
     from tutor.decoding.decoder import DecodeError
     from tutor.engine.decode import DecodeError as EngineDecodeError
-    from tutor.engine.dfa_grammar import DFAMatcher
     from tutor.errors import TutorError
 
     prompt = tutor_engine.llm.tokenize(b"Answer in JSON:", bos=True)
     with pytest.raises(DecodeError, match="within 4 tokens") as info:
-        tutor_engine.decoder.generate(prompt, DFAMatcher(tutor_engine.schema_grammar()), max_tokens=4)
+        answers = tutor_engine.answer_decoder
+        answers.decoder.generate(prompt, answers.schema_grammar().matcher(), max_tokens=4)
     assert isinstance(info.value, TutorError) and isinstance(info.value, EngineDecodeError)
 
 
@@ -92,6 +93,6 @@ def test_a_decode_that_cannot_finish_raises_the_tutors_error(tutor_engine):
 def test_unconstrained_decoding_runs_and_stops(tutor_engine):
     model = tutor_engine.llm
     prompt = model.tokenize(b"The capital of France is", bos=True)
-    gen = tutor_engine.decoder.generate(prompt, None, max_tokens=8)
+    gen = tutor_engine.answer_decoder.decoder.generate(prompt, None, max_tokens=8)
     assert 0 < len(gen.tokens) <= 8
     assert gen.prompt_tokens_evaluated >= 0

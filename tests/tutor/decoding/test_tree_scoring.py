@@ -21,7 +21,7 @@ def test_the_tutors_context_holds_several_sequences(tutor_engine):
 
 def test_one_batch_scores_as_walking_the_variants_one_by_one(tutor_engine):
     llm = tutor_engine.llm
-    prefix = tutor_engine.judge_prefix()
+    prefix = tutor_engine.judge.prefix()
     variants = [llm.tokenize(t.encode()) for t in TEXTS]
     calls = llm.stats.calls
     tree = llm.token_logprobs(prefix, variants)
@@ -40,7 +40,7 @@ def test_one_batch_scores_as_walking_the_variants_one_by_one(tutor_engine):
 
 def test_skipped_leading_tokens_are_not_scored_and_the_rest_is_unchanged(tutor_engine):
     llm = tutor_engine.llm
-    prefix = tutor_engine.judge_prefix()
+    prefix = tutor_engine.judge.prefix()
     variants = [llm.tokenize(t.encode()) for t in TEXTS]
     full = llm.token_logprobs(prefix, variants)
     part = llm.token_logprobs(prefix, variants, [4] * len(variants))
@@ -51,7 +51,7 @@ def test_skipped_leading_tokens_are_not_scored_and_the_rest_is_unchanged(tutor_e
 
 def test_more_variants_than_sequences_are_scored_in_groups(tutor_engine):
     llm = tutor_engine.llm
-    prefix = tutor_engine.judge_prefix()
+    prefix = tutor_engine.judge.prefix()
     n = max_sequences(llm) + 5
     variants = [llm.tokenize(f"I have {k} apples.".encode()) for k in range(n)]
     calls = llm.stats.calls
@@ -64,7 +64,7 @@ def test_more_variants_than_sequences_are_scored_in_groups(tutor_engine):
 
 def test_a_trie_larger_than_the_free_cache_is_scored_in_several_batches(tutor_engine):
     llm = tutor_engine.llm
-    prefix = tutor_engine.judge_prefix()
+    prefix = tutor_engine.judge.prefix()
     # 40 variants of about 60 tokens, all different from their first token: 2,400 cells for a
     # cache of 2,048, so the variants must be split into batches that each fit
     variants = [llm.tokenize(f"{k} {'and then we walked home ' * 10}".encode()) for k in range(40)]
@@ -78,7 +78,7 @@ def test_a_trie_larger_than_the_free_cache_is_scored_in_several_batches(tutor_en
 
 def test_a_kept_trunk_is_not_read_again_and_scores_exactly_as_read_afresh(tutor_engine):
     llm = tutor_engine.llm
-    prefix = tutor_engine.judge_prefix()
+    prefix = tutor_engine.judge.prefix()
     lead = "I was very happy last week because my cousin came to visit us. "
     before = [llm.tokenize((lead + t).encode()) for t in TEXTS]
     edited = [llm.tokenize((lead + t[:-1] + " on TV.").encode()) for t in TEXTS]  # an edit at the end

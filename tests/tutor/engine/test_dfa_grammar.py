@@ -138,14 +138,6 @@ def test_matcher_at_a_given_state(grammar) -> None:
         grammar.matcher(grammar.end_state + 1)
 
 
-def test_the_old_module_name_is_the_same_module() -> None:
-    import tutor.engine.dfa_grammar as new
-    import tutor.engine.dfa_matcher as old
-
-    assert old is new
-    assert old.DFAGrammar is new.DFAGrammar and old.CompiledGrammar is new.DFAGrammar
-
-
 def _independent_words(allowed: AllowedSet, vocab_size: int) -> np.ndarray:
     bits = np.zeros(-(-vocab_size // 32) * 32, dtype=bool)
     bits[allowed.allowed_ids(vocab_size)] = True

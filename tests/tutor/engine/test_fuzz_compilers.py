@@ -10,7 +10,7 @@ import warnings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tutor.cfg.grammar import compile_grammar
+from tutor.engine.cfg.grammar import compile_grammar
 from tutor.engine.json_schema import schema_to_automaton
 from tutor.engine.limits import Limits
 from tutor.engine.matcher import GrammarError

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from tutor.cfg.grammar import compile_grammar
-from tutor.cfg.matcher import compile_cfg
+from tutor.engine.cfg.grammar import compile_grammar
+from tutor.engine.cfg.matcher import compile_cfg
 from tutor.engine.dfa_grammar import compile_json_schema, compile_regex, parse_schema_text
 from tutor.engine.json_schema import schema_to_automaton
 from tutor.engine.limits import LimitExceeded, Limits

@@ -116,6 +116,15 @@ def test_compiled_grammar_is_immutable_and_memoised(small_vocab: Vocabulary) -> 
         compiled.source = "x"  # type: ignore[misc]
 
 
+def test_choices_are_not_kept_so_a_compiler_serving_requests_does_not_grow(small_vocab: Vocabulary) -> None:
+    compiler = GrammarCompiler(small_vocab)
+    compiler.compile_regex(PHONE)
+    for n in range(50):  # one answer per request, as the tutor's answer decoder compiles them
+        matcher = compiler.compile_choices([f"answer {n}"]).matcher()
+        assert not matcher.is_finished()
+    assert len(compiler._memo) == 1
+
+
 def test_cache_dir_persists_dfa_grammars(small_vocab: Vocabulary, tmp_path: Path) -> None:
     first = GrammarCompiler(small_vocab, cache_dir=tmp_path).compile_json_schema(SMALL_SCHEMA)
     assert list(tmp_path.rglob("*.gtc")) and not first.dfa_grammar.from_cache

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from tutor.judge.fit import Case, fit, log_likelihood
-from tutor.judge.judge import LM_FEATURES, _weights_file
+from tutor.judge.judge import Calibration, shipped_calibration
+from tutor.judge.scores import LM_FEATURES
 from tutor.resources import data_path
 
 
@@ -25,7 +26,7 @@ def test_fit_learns_that_a_helpful_feature_predicts_the_gold_candidate():
 
 def test_the_shipped_weights_were_fitted_and_say_on_what():
     raw = json.loads(data_path("judge", "weights.json").read_text(encoding="utf-8"))
-    assert raw == _weights_file()
+    assert Calibration.from_dict(raw) == shipped_calibration()
     entry = raw["models"][raw["default_model"]]
     assert entry["with_model"]["lm"] > 0  # the model's score counts for the correction it prefers
     assert "lm" not in entry["without_model"]

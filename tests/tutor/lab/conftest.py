@@ -38,4 +38,4 @@ def lab_model(tutor_engine):
     """Return a LabModel sharing the session's real model and its decoder."""
     from tutor.lab.workloads import LabModel
 
-    return LabModel(tutor_engine.llm, tutor_engine.model, tutor_engine.decoder)
+    return LabModel(tutor_engine.llm, tutor_engine.model, tutor_engine.answer_decoder.decoder)

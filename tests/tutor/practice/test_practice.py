@@ -156,7 +156,8 @@ def test_an_older_store_is_upgraded_with_the_practice_tables(tmp_path):
     path = tmp_path / "old.db"
     with Store.open(path) as store:
         store.save_correction(mistake(*THREE[0]), learner="Ana")
-    with sqlite3.connect(path) as conn:  # make it a version-6 file
+    with sqlite3.connect(path) as conn:  # make it a version-6 file (migration 8, an index, came after 7)
+        conn.execute("DROP INDEX idx_corrections_model_total_ms")
         conn.execute("DROP TABLE card_reviews")
         conn.execute("DROP TABLE card_sources")
         conn.execute("DROP TABLE cards")

@@ -9,9 +9,11 @@ import pytest
 
 from tutor.errors import StoreError
 from tutor.practice import Practice, progress
-from tutor.practice.bundle import chunks, problem, section
+from tutor.practice.bundle import chunks
 from tutor.store import Store
 from tutor.store.bundle import import_files, read_bundle, write_bundle
+from tutor.store.practice_rows import section
+from tutor.store.practice_rows import section_problem as problem
 
 from .conftest import THREE, mistake
 
@@ -85,7 +87,7 @@ def test_a_damaged_practice_section_refuses_the_whole_bundle(learner_bundle, tmp
 def test_each_kind_of_damage_is_named(learner_bundle, change, message):
     carried = json.loads(learner_bundle.read_text(encoding="utf-8"))["practice"]
     change(carried)
-    from tutor.practice.bundle import with_digest
+    from tutor.store.practice_rows import with_digest
 
     if isinstance(carried["cards"], list):
         carried = with_digest(carried)  # a well-formed digest over bad content: the content check must catch it
@@ -111,7 +113,7 @@ def test_pieces_stay_under_the_limit_and_together_carry_everything(store):
     practice = Practice(store)
     for card in practice.due("Ana", now=NOW, limit=200):
         practice.answer("Ana", card["id"], "goed", now=NOW)
-    whole = section(store._conns.get(), practice.learner("Ana")[0])
+    whole = section(store, practice.learner("Ana")[0])
     pieces = chunks(whole, 4000)
     assert len(pieces) > 3
     assert all(len(json.dumps(p, ensure_ascii=False).encode()) < 4000 + 1500 for p in pieces)
@@ -124,7 +126,7 @@ def test_a_card_with_more_answers_than_fit_goes_again_with_the_rest(three_mistak
     card = practice.due("Ana", now=NOW)[0]
     for n in range(60):
         practice.answer("Ana", card["id"], f"goed{n}", now=NOW)
-    whole = section(three_mistakes._conns.get(), practice.learner("Ana")[0])
+    whole = section(three_mistakes, practice.learner("Ana")[0])
     pieces = chunks(whole, 3000)
     assert all(len(json.dumps({k: p[k] for k in ("cards", "reviews")}).encode()) <= 3000 + 200 for p in pieces)
     assert sorted(r["id"] for p in pieces for r in p["reviews"]) == sorted(r["id"] for r in whole["reviews"])

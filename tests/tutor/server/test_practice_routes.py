@@ -10,13 +10,14 @@ from urllib.parse import quote
 import pytest
 
 from tutor.practice import Practice
-from tutor.practice.bundle import chunks, section
+from tutor.practice.bundle import chunks
 from tutor.result import CorrectionResult
 from tutor.scope import load_scope
 from tutor.server.client import ClassClient
 from tutor.server.practice_routes import MAX_PIECE_BYTES, push
 from tutor.store import Store
 from tutor.store.bundle import learner_info, make_bundle
+from tutor.store.practice_rows import section
 
 pytestmark = pytest.mark.model
 NOW = datetime(2025, 3, 3, 10, 0, tzinfo=UTC)
@@ -49,7 +50,7 @@ def learner_store(tmp_path: Path):
 def test_push_sends_the_state_in_pieces_and_twice_adds_nothing(live_server, learner_store):
     client = ClassClient(live_server.url, live_server.token)
     first = push(learner_store, client, "Rosa")
-    assert first["pieces"] > 1 and first["reviews_new"] == len(section(learner_store._conns.get(), 1)["reviews"])
+    assert first["pieces"] > 1 and first["reviews_new"] == len(section(learner_store, 1)["reviews"])
     again = push(learner_store, client, "Rosa")
     assert again["cards_new"] == again["cards_updated"] == again["reviews_new"] == 0
     server = Practice(live_server.store)
@@ -79,7 +80,7 @@ def test_the_server_lists_a_learners_due_cards_and_progress(live_server, learner
 def test_a_damaged_piece_is_refused_and_nothing_is_merged(live_server, learner_store):
     client = ClassClient(live_server.url, live_server.token)
     info = learner_info(learner_store, "Rosa")
-    piece = chunks(section(learner_store._conns.get(), info["id"]), MAX_PIECE_BYTES)[0]
+    piece = chunks(section(learner_store, info["id"]), MAX_PIECE_BYTES)[0]
     piece["reviews"][0]["given"] = "went"  # changed after the digest
     status, _, answer = client.request("POST", "/v1/practice", {"learner": "Rosa", "learner_uuid": info["uuid"],
                                                                   "practice": piece})
@@ -98,7 +99,7 @@ def test_an_upload_bundle_carries_practice_too(live_server, tmp_path):
         practice.answer("Teo", card["id"], "has", now=NOW)
         info = learner_info(store, "Teo")
         bundle = make_bundle(info, store.history("Teo"))
-        bundle["practice"] = section(store._conns.get(), info["id"])
+        bundle["practice"] = section(store, info["id"])
         assert len(json.dumps(bundle).encode()) < MAX_PIECE_BYTES
     answer = ClassClient(live_server.url, live_server.token).upload(bundle)
     assert answer["new"] == 1

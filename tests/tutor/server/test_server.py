@@ -8,10 +8,11 @@ import uuid
 
 import pytest
 
-from tutor.server.client import ClassClient, ClassTutor, ServerError, Unreachable
+from tutor.server.client import ClassClient, ServerError, Unreachable
 from tutor.server.loadtest import drive, load_texts, refusals, verify
 from tutor.server.outbox import flush, pending
 from tutor.server.pool import Busy
+from tutor.server.remote import ClassTutor
 from tutor.server.run import bind, url_of
 from tutor.store import Store
 
@@ -116,12 +117,13 @@ def test_offline_corrections_upload_once_when_the_server_is_back(live_server, tu
     with Store.open(tmp_path / "laptop.db") as laptop:
         offline = ClassTutor(ClassClient(_closed_port_url(), live_server.token, timeout=5), laptop,
                              lambda: tutor_engine)
-        result = offline.correct_and_save("My brother eat rice every day", "Luz")
+        done = offline.correct("My brother eat rice every day", learner="Luz")
+        result = done.result
         assert not offline.last_was_remote and result.output["correct_form"] == "eats"
-        assert pending(laptop) == 1
+        assert done.saved and pending(laptop) == 1 and laptop.queued_rows()[0][1][0]["id"] == done.row_ids[0]
         [local] = laptop.history("Luz")
         online = ClassTutor(ClassClient(live_server.url, live_server.token), laptop, lambda: tutor_engine)
-        second = online.correct_and_save("She go to work by bus", "Luz")
+        second = online.correct("She go to work by bus", learner="Luz").result
         assert online.last_was_remote and second.explanation_en  # the card's text came from the server
         assert pending(laptop) == 0  # the server was back, so the outbox was sent
         server_rows = {row["id"]: row for row in live_server.store.history("Luz")}
@@ -134,6 +136,8 @@ def test_offline_corrections_upload_once_when_the_server_is_back(live_server, tu
         summary = flush(laptop, ClassClient(live_server.url, live_server.token))
         assert (summary.new, summary.present, summary.left) == (0, 1, 0)
         assert live_server.store.count_history("Luz") == 2
+        retry = online.correct("She go to work by bus", learner=None)  # no learner: the local use case
+        assert not online.last_was_remote and not retry.recorded and laptop.count_history("Luz") == 2
         with pytest.raises(Unreachable):
             ClassClient(_closed_port_url(), live_server.token, timeout=5).learners()
 

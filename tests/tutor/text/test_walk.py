@@ -14,16 +14,21 @@ TEXT = ("Yesterday my brother eated a whole pizza. Then he watch a film with me.
 def test_each_sentence_reads_the_previous_one_corrected(tutor_engine, monkeypatch):
     seen: list[str] = []
     tenses: list[tuple[int, int]] = []
-    real_judge = tutor_engine.judge
+    judge, analyser = tutor_engine.judge, tutor_engine.analyser
+    real_judge, real_propose = judge.judge, analyser.propose
 
-    def recording_judge(sentence, analysis=None, context="", tense_context=None, text_tenses=(0, 0)):
+    def recording_judge(proposal, *, context="", kind="sentence"):
         seen.append(context)
-        tenses.append(text_tenses)
-        return real_judge(sentence, analysis, context=context, tense_context=tense_context,
-                          text_tenses=text_tenses)
+        assert kind == "text"
+        return real_judge(proposal, context=context, kind=kind)
 
-    monkeypatch.setattr(tutor_engine, "judge", recording_judge)
-    judged = list(walk_text(tutor_engine, TEXT, split_sentences(TEXT)))
+    def recording_propose(sentence, analysis=None, *, tense_text="", text_tenses=(0, 0)):
+        tenses.append(text_tenses)
+        return real_propose(sentence, analysis, tense_text=tense_text, text_tenses=text_tenses)
+
+    monkeypatch.setattr(judge, "judge", recording_judge)
+    monkeypatch.setattr(analyser, "propose", recording_propose)
+    judged = list(walk_text(analyser, judge, TEXT, split_sentences(TEXT)))
     assert [j.sentence for j in judged] == ["Yesterday my brother eated a whole pizza.",
                                            "Then he watch a film with me.", "We are agree that it was great."]
     assert seen[0] == ""
@@ -40,12 +45,12 @@ def test_each_sentence_reads_the_previous_one_corrected(tutor_engine, monkeypatc
 
 
 def test_findings_are_the_changes_more_likely_than_no_change(tutor_engine):
-    judged = list(walk_text(tutor_engine, TEXT, split_sentences(TEXT)))
+    judged = list(walk_text(tutor_engine.analyser, tutor_engine.judge, TEXT, split_sentences(TEXT)))
     assert sum(len(j.finding_choices()) for j in judged) >= 2  # eated, watch: the loop below checks something
     for j in judged:
         for v, c in j.finding_choices():
             assert c.change and c.cell is not None
-            assert v.probability_of_no_change() < 0.5
+            assert v.probability_of_no_change() < tutor_engine.judge.report_below("text") <= 0.5
 
 
 def test_what_the_model_reads_before_a_sentence_in_each_mode():

@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from tutor.cfg.matcher import CFGMatcher, CompiledCFG, compile_cfg
-from tutor.cfg.parser import DEAD
+from tutor.engine.cfg.matcher import CFGMatcher, CompiledCFG, compile_cfg
+from tutor.engine.cfg.parser import DEAD
 from tutor.engine.matcher import Matcher, TokenRejected
 from tutor.resources import grammar_path
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tutor.cfg.gbnf import parse_gbnf
-from tutor.cfg.grammar import compile_grammar, load_grammar
-from tutor.cfg.parser import PushdownParser
+from tutor.engine.cfg.gbnf import parse_gbnf
+from tutor.engine.cfg.grammar import compile_grammar, load_grammar
+from tutor.engine.cfg.parser import PushdownParser
 from tutor.engine.matcher import GrammarError
 from tutor.lab.validity import recognise
 from tutor.resources import grammar_path

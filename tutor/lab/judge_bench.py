@@ -19,7 +19,7 @@ import math
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/data
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,31 +59,25 @@ def _walking(tutor):
 
 def _composition(tutor, sentences: list[str]) -> dict[str, float]:
     """Time the mask per sampled token: narrowing alone vs a13 FSM ∩ narrowing, same forward passes."""
-    from tutor.a13.prompt import answer_json, render
-    from tutor.decoding.choices import ChoiceMatcher
+    from tutor.a13.prompt import answer_json
+    from tutor.answer import answer_fields
     from tutor.decoding.compose import IntersectionMatcher
-    from tutor.engine.dfa_grammar import DFAMatcher
 
+    answers = tutor.answer_decoder
     alone, composed, forward = [], [], []
     for sentence in sentences:
-        judged = tutor.judge(sentence)
+        judged = tutor.judged(sentence)
         for v in judged.verdicts:
             cands = [(c, p) for c, p in v.ranked if c.cell is not None]
             if len(cands) < 2:
                 continue
-            strings, priors = [], []
-            for c, p in cands:
-                cell = c.cell
-                fields = {"verb": cell.verb, "tense": cell.tense, "person": cell.person,
-                          "correct_form": c.correct_form or cell.correct_form, "spanish": cell.spanish[0]}
-                strings.append(answer_json(sentence, fields, private=False).encode("utf-8"))
-                priors.append(math.log(max(p, 1e-9)))
-            prefix, request = render(sentence, tutor.model.prompt_format, private=False)
-            tokens = tutor.llm.tokenize((prefix + request).encode("utf-8"), bos=True, special=True)
+            strings = [answer_json(sentence, answer_fields(c), private=False).encode("utf-8") for c, _ in cands]
+            priors = [math.log(max(p, 1e-9)) for _, p in cands]
+            tokens = answers.prompt(sentence)
             for use_fsm, sink in ((False, alone), (True, composed)):
-                inner = ChoiceMatcher(strings, tutor.piece_index, priors)
-                matcher = IntersectionMatcher(DFAMatcher(tutor.schema_grammar()), inner) if use_fsm else inner
-                gen = tutor.decoder.generate(tokens, matcher, max_tokens=max(len(s) for s in strings) + 16)
+                inner = answers.compiler.compile_choices(strings, priors).matcher()
+                matcher = IntersectionMatcher(answers.schema_grammar().matcher(), inner) if use_fsm else inner
+                gen = answers.decoder.generate(tokens, matcher, max_tokens=max(len(s) for s in strings) + 16)
                 sink.extend(ns / 1000 for ns in gen.mask_ns)
                 if use_fsm and gen.n_sampled:
                     forward.append(gen.forward_ms * 1000 / gen.n_sampled)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.cfg.gbnf import Alt, Literal, Pattern, Ref, Repeat, Seq, parse_gbnf
-from tutor.cfg.grammar import compile_grammar, load_grammar
-from tutor.cfg.parser import PushdownParser
+from tutor.engine.cfg.gbnf import Alt, Literal, Pattern, Ref, Repeat, Seq, parse_gbnf
+from tutor.engine.cfg.grammar import compile_grammar, load_grammar
+from tutor.engine.cfg.parser import PushdownParser
 from tutor.engine.matcher import GrammarError
 from tutor.resources import grammar_path
 
