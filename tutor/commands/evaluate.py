@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
     if items and "text" in items[0] and "original" not in items[0]:
         from tutor.text.evaluate import run_text_eval
 
-        return run_text_eval(items, args, None if args.predictions else load_tutor(args))
+        if args.predictions:
+            saved = {row["id"]: row for row in _read(args.predictions) if isinstance(row, dict) and "id" in row}
+            return run_text_eval(items, args, saved=saved)
+        return run_text_eval(items, args, load_tutor(args))
     seconds: dict[str, float] = {}
     if args.predictions:
         preds = {line["id"]: extract(line) for line in _read(args.predictions)}

@@ -93,29 +93,22 @@ def _examiner_verdict(f: dict[str, Any], item: dict[str, Any]) -> str:
     return "other" if touched else "untouched"
 
 
-def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: Any = None) -> int:
-    """Run `tutor.check` (a Tutor; None: the one `args` names is loaded) on every text, or read `--predictions`
-    as `--save-predictions` wrote them, and print the scores."""
+def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: Any = None,
+                  saved: dict[str, dict[str, Any]] | None = None) -> int:
+    """Run `tutor.check` (a Tutor) on every text, or score `saved` (predictions by id, as `--save-predictions`
+    wrote them) instead, and print the scores."""
     from tutor.errors import InputError, TutorError
 
     results: dict[str, dict[str, Any]] = {}
     seconds: list[float] = []
-    if getattr(args, "predictions", None):
-        from tutor.commands.evaluate import _read
-
-        saved = {row.get("id"): row for row in _read(args.predictions) if isinstance(row, dict)}
+    items_to_run = items
+    if saved is not None:
         missing = [it["id"] for it in items if it["id"] not in saved]
         if missing:
             raise InputError(f"{args.predictions} has no prediction for {len(missing)} of the {len(items)} texts "
                              f"(first: {missing[0]}); score it against the set it was saved for")
         results = {it["id"]: {"findings": saved[it["id"]].get("findings") or []} for it in items}
-        items_to_run: list[dict[str, Any]] = []
-    else:
-        items_to_run = items
-    if items_to_run and tutor is None:
-        from tutor.commands.common import load_tutor
-
-        tutor = load_tutor(args)
+        items_to_run = []
     out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
     for it in items_to_run:
         t0 = time.perf_counter()
