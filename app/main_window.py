@@ -428,6 +428,9 @@ class MainWindow(QMainWindow):
         timings = result.timings
         if timings.tokens_sampled + timings.tokens_forced == 0:
             return self.tr("answered without the model (not one of the 20 verbs) · {0:.0f} ms").format(timings.total_ms)
+        if timings.tokens_sampled == 0 and timings.model_judged:
+            return self.tr("judged by the model in {0:.0f} ms · answer forced: {1} tokens · {2:.0f} ms").format(
+                timings.prompt_ms, timings.tokens_forced, timings.total_ms)
         if timings.tokens_sampled == 0:
             return self.tr("decided by the sentence itself, no model step · {0} tokens forced · {1:.0f} ms").format(
                 timings.tokens_forced, timings.total_ms)

@@ -237,7 +237,7 @@ class Tutor:
             mask_p99_us=float(np.percentile(mask_us, 99)) if mask_us else 0.0,
             mask_max_us=max(mask_us) if mask_us else 0.0,
             tokens_sampled=gen.n_sampled, tokens_forced=gen.n_forced,
-            total_ms=(time.perf_counter_ns() - t0) / 1e6, mask_us=tuple(mask_us),
+            total_ms=(time.perf_counter_ns() - t0) / 1e6, mask_us=tuple(mask_us), model_judged=bool(judged.lm),
         )
         return CorrectionResult(
             original=original, output=output, out_of_scope=False, is_correct=not answer.change,

@@ -19,11 +19,13 @@ class Timings:
     tokens_forced: int = 0
     total_ms: float = 0.0
     mask_us: tuple[float, ...] = ()
+    model_judged: bool = False  # the model scored the sentence's variants (prompt_ms is its time)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the timings as a plain dict (without the per-token list)."""
+        """Return the timings as a plain dict (without the per-token list and the flag: the stored columns)."""
         out = asdict(self)
         out.pop("mask_us")
+        out.pop("model_judged")
         return out
 
     def status_line(self) -> str:

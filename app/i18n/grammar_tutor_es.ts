@@ -745,6 +745,11 @@
     </message>
     <message>
         <location filename="../main_window.py" line="361" />
+        <source>judged by the model in {0:.0f} ms · answer forced: {1} tokens · {2:.0f} ms</source>
+        <translation>juzgado por el modelo en {0:.0f} ms · respuesta forzada: {1} tokens · {2:.0f} ms</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="361" />
         <source>decided by the sentence itself, no model step · {0} tokens forced · {1:.0f} ms</source>
         <translation>decidido por la propia frase, sin paso del modelo · {0} tokens forzados · {1:.0f} ms</translation>
     </message>

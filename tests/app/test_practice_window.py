@@ -49,8 +49,9 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
     if result.timings.tokens_sampled:
         assert window.mask_label.text() == result.timings.status_line()
         assert window.mask_label.text().startswith("mask ")
-    else:  # the facts left one answer: no model step, everything forced
-        assert window.mask_label.text().startswith("decided by the sentence itself")
+    else:  # the judge chose, then the answer was forced byte by byte: the line says the model judged
+        assert result.timings.model_judged  # 'goed' has candidates, so the model scored them
+        assert window.mask_label.text().startswith("judged by the model in ")
     assert f"{result.timings.tokens_forced} " in window.mask_label.text() and "forced" in window.mask_label.text()
 
     with Store.open(db_path) as store:
