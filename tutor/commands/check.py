@@ -7,7 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from tutor.commands.common import add_model_options, load_tutor
-from tutor.commands.correct import _dump, learner_of, open_store, run_jsonl, say_unsaved, unsaved
+from tutor.commands.correct import (
+    _dump,
+    add_pin_option,
+    guard_learner,
+    learner_of,
+    open_store,
+    run_jsonl,
+    say_unsaved,
+    unsaved,
+)
 from tutor.errors import InputError
 
 
@@ -20,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='read {"id":…, "text":…} per line from stdin; write {"id", "findings", "sentences", "notes"}')
     p.add_argument("--no-save", action="store_true", help="do not record the findings in the store")
     p.add_argument("--learner", default=None, help="learner name to record the findings under")
+    add_pin_option(p)
     p.add_argument("--db", dest="sub_db", default=None, help="SQLite file (overrides GRAMMAR_TUTOR_DB)")
     add_model_options(p)
     p.set_defaults(handler=run)
@@ -57,8 +67,11 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
         check_text(text)  # a bad text fails before the model loads
     store, store_error = open_store(args)
-    tutoring = Tutoring(load_tutor(args), store)
     learner = learner_of(args)
+    refused = guard_learner(store, learner, args)
+    if refused is not None:
+        store, store_error = None, refused
+    tutoring = Tutoring(load_tutor(args), store)
     if not args.jsonl:
         result = tutoring.tutor.check(text)
         print(_dump(result.to_dict()), flush=True)  # printed first, then recorded

@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stats", action="store_true", help="also print the timings (to stderr)")
     p.add_argument("--no-save", action="store_true", help="do not record the correction in the store")
     p.add_argument("--learner", default=None, help="learner name to record the correction under")
+    add_pin_option(p)
     p.add_argument("--db", dest="sub_db", default=None, help="SQLite file (overrides GRAMMAR_TUTOR_DB)")
     add_model_options(p)
     p.set_defaults(handler=run)
@@ -46,6 +47,40 @@ def open_store(args: argparse.Namespace) -> tuple[Store | None, StoreError | Non
         return Store.open(args.sub_db or getattr(args, "db", None)), None
     except StoreError as exc:
         return None, exc
+
+
+def add_pin_option(parser: argparse.ArgumentParser) -> None:
+    """Add --pin-stdin: the learner's PIN, when their profile has one, from the first line of stdin."""
+    parser.add_argument("--pin-stdin", action="store_true",
+                        help="read the learner's PIN from the first line of stdin (when their profile has one; "
+                             "with --jsonl the lines follow it)")
+
+
+def guard_learner(store: Store | None, learner: str, args: argparse.Namespace) -> StoreError | None:
+    """Return None when the corrections may be saved under `learner`, else why not (nothing is then saved).
+
+    A learner whose profile has a PIN is written to only with that PIN: `--pin-stdin` (the first line of
+    standard input; with --jsonl the lines follow it), or a hidden prompt on a terminal (not with --jsonl).
+    The correction is still printed either way.
+    """
+    if store is None:
+        return None
+    from tutor.commands.unlock import read_secret
+    from tutor.store.lock import LockError, SecretLock
+
+    lock = SecretLock(store)
+    if store.find_learner(learner) is None or not lock.has_pin(learner):
+        return None
+    from_stdin = getattr(args, "pin_stdin", False)
+    pin = read_secret(f"{learner}'s PIN: ", from_stdin=from_stdin) if from_stdin or not args.jsonl else None
+    if pin is None:
+        return StoreError(f"{learner}'s profile has a PIN; give it with --pin-stdin, or run the command in a "
+                          "terminal to be asked")
+    try:
+        ok = lock.check_pin(learner, pin)
+    except LockError as exc:  # too many wrong PINs: wait
+        return StoreError(str(exc))
+    return None if ok else StoreError(f"that is not {learner}'s PIN")
 
 
 def learner_of(args: argparse.Namespace) -> str:
@@ -109,8 +144,11 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("give a sentence to correct, or --jsonl to read JSON Lines from stdin")
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
     store, store_error = open_store(args)
-    tutoring = Tutoring(load_tutor(args), store)
     learner = learner_of(args)
+    refused = guard_learner(store, learner, args)
+    if refused is not None:
+        store, store_error = None, refused
+    tutoring = Tutoring(load_tutor(args), store)
     if not args.jsonl:
         done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk
         failed = unsaved(done, "the correction was not saved", store_error)

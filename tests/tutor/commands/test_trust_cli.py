@@ -144,3 +144,37 @@ def test_eval_names_a_nested_line_instead_of_a_traceback(tmp_path: Path) -> None
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2 and "is not JSON Lines (line 2: it nests arrays and objects more than 32" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.model
+def test_a_learner_with_a_pin_is_written_to_only_with_it(tmp_path: Path) -> None:
+    """`correct` and `check` under a PIN-protected learner save only with the PIN (`--pin-stdin`, or a prompt on a
+    terminal); without it the correction is still printed, nothing is saved, and the exit code says so."""
+    db = tmp_path / "pin.db"
+    with Store.open(db) as store:
+        store.ensure_learner("Bo")
+        SecretLock(store).set_pin("Bo", "246810")
+
+    def saved() -> int:
+        with Store.open(db) as store:
+            return len(store.history("Bo"))
+
+    done = run(["correct", "He goed to school.", "--learner", "Bo", "--db", str(db)], stdin=b"", tmp_path=tmp_path)
+    assert json.loads(done.stdout)["correct_form"] == "went"
+    assert done.returncode == 1 and "Bo's profile has a PIN" in done.stderr.decode() and saved() == 0
+    done = run(["correct", "He goed to school.", "--learner", "Bo", "--db", str(db), "--pin-stdin"],
+               stdin=b"111111\n", tmp_path=tmp_path)
+    assert done.returncode == 1 and "not Bo's PIN" in done.stderr.decode() and saved() == 0
+    assert json.loads(done.stdout)["correct_form"] == "went"
+    done = run(["correct", "He goed to school.", "--learner", "Bo", "--db", str(db), "--pin-stdin"],
+               stdin=b"246810\n", tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert saved() == 1
+    lines = b"246810\n" + json.dumps({"id": "t", "text": "Yesterday she goed home."}).encode() + b"\n"
+    done = run(["check", "--jsonl", "--learner", "Bo", "--db", str(db), "--pin-stdin"], stdin=lines,
+               tmp_path=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [row["id"] for row in map(json.loads, done.stdout.decode().splitlines())] == ["t"]
+    assert saved() == 2
+    done = run(["check", "--jsonl", "--learner", "Bo", "--db", str(db)], stdin=lines[7:], tmp_path=tmp_path)
+    assert done.returncode == 1 and "Bo's profile has a PIN" in done.stderr.decode() and saved() == 2
