@@ -67,6 +67,7 @@ class MainWindow(QMainWindow):
         self.about_box: QMessageBox | None = None
         self.loading = False
         self.shown_result: CorrectionResult | None = None  # the correction the status line speaks of
+        self.practice_pushed: dict[str, int] | None = None  # what the class server merged of the last push
 
         self.messages = MessageArea(self)
         # the pages see the window only through this context; the window places their tabs and actions
@@ -192,6 +193,24 @@ class MainWindow(QMainWindow):
         self.context.use_case_changed.connect(self.text_view.update_ready)
         self.correction_done.connect(lambda _: self.exercises.reload() if self.tabs.currentWidget() is self.exercises
                                      else None)
+        self.exercises.answered.connect(lambda _: self.push_practice())
+
+    def push_practice(self) -> None:
+        """Send the learner's practice state to the class server, when one is chosen, in the background; when it
+        cannot be reached the state goes with the next answer (the server merges, so nothing is counted twice)."""
+        remote = class_server.class_tutor(self.settings.q, self.store, lambda: self.tutor)
+        learner = self.learner
+        if remote is None or not learner:
+            return
+
+        def pushed(totals: dict[str, int] | None) -> None:
+            self.practice_pushed = totals
+            if totals is None:
+                self.statusBar().showMessage(self.tr("The class server cannot be reached: your practice will be "
+                                                     "sent with your next answer."), 8000)
+
+        worker.run_job(lambda _: remote.push_practice(learner), success=pushed,
+                       failure=lambda exc: pushed(None), receiver=self, name="push-practice")
 
     def _show_teacher_lock(self) -> None:
         """Show the Teacher page with the cursor in its passphrase box (it is locked)."""

@@ -744,6 +744,11 @@
         <translation>respondido sin el modelo (no es uno de los 20 verbos) · {0:.0f} ms</translation>
     </message>
     <message>
+        <location filename="../main_window.py" line="200" />
+        <source>The class server cannot be reached: your practice will be sent with your next answer.</source>
+        <translation>No se puede conectar con el servidor de la clase: tu práctica se enviará con tu próxima respuesta.</translation>
+    </message>
+    <message>
         <location filename="../main_window.py" line="361" />
         <source>judged by the model in {0:.0f} ms · answer forced: {1} tokens · {2:.0f} ms</source>
         <translation>juzgado por el modelo en {0:.0f} ms · respuesta forzada: {1} tokens · {2:.0f} ms</translation>

@@ -151,3 +151,57 @@ def test_a_sentence_corrected_in_the_app_becomes_a_card(qtbot, make_window, engi
     qtbot.waitUntil(lambda: window.exercises.current is not None, timeout=10000)
     assert window.exercises.current["prompt"] == "Yesterday he ___ (go) to school."
     assert window.exercises.current["answer"] == "went"
+
+
+def _use_class_server(settings, url: str, code: str) -> None:
+    from app.views.class_server import CODE, ENABLED, URL
+
+    settings.q.setValue(ENABLED, "true")
+    settings.q.setValue(URL, url)
+    settings.q.setValue(CODE, code)
+
+
+@pytest.mark.model
+def test_an_answer_sends_the_practice_state_to_the_class_server(qtbot, make_window, practice_db, reads_done, settings,
+                                                                tmp_path):
+    """With a class server chosen, every answer sends the learner's practice state to it (a real server on
+    loopback, its own SQLite file): the teacher's server holds the learner's cards and the answer."""
+    import secrets
+
+    from tutor.practice import Practice
+    from tutor.server.app import create_app
+    from tutor.server.pool import ModelPool
+    from tutor.server.run import in_thread
+
+    token = secrets.token_urlsafe(16)
+    server_store = Store.open(tmp_path / "class.db")
+    pool = ModelPool(1, queue_size=8)
+    try:
+        with in_thread(create_app(server_store, pool, token)) as running:
+            _use_class_server(settings, running.url, token)
+            window = make_window(db=practice_db)
+            view = open_exercises(qtbot, window, reads_done)
+            assert answer(qtbot, view, "went")["correct"]
+            qtbot.waitUntil(lambda: window.practice_pushed is not None, timeout=30000)
+            assert window.practice_pushed["reviews_new"] == 1 and window.practice_pushed["cards_new"] >= 2
+            with Store.open(practice_db) as mine:
+                local = {c["id"] for c in Practice(mine).cards("Ana")}
+            assert {c["id"] for c in Practice(server_store).cards("Ana")} == local
+    finally:
+        pool.close()
+        server_store.close()
+
+
+def test_an_answer_with_the_class_server_away_says_it_will_be_sent_later(qtbot, make_window, practice_db,
+                                                                         reads_done, settings):
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _use_class_server(settings, f"http://127.0.0.1:{port}", "class-code")
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    assert answer(qtbot, view, "went")["correct"]  # graded here, whatever the server
+    qtbot.waitUntil(lambda: "cannot be reached" in window.statusBar().currentMessage(), timeout=30000)
+    assert window.practice_pushed is None

@@ -94,3 +94,16 @@ class ClassTutor:
     def mistakes(self, learner: str, *, limit: int = 100) -> list[dict[str, Any]]:
         """Return the learner's past mistakes kept here (see Tutoring.mistakes)."""
         return self.tutoring().mistakes(learner, limit=limit)
+
+    def push_practice(self, learner: str) -> dict[str, int] | None:
+        """Send the learner's practice state (cards, answers, schedule) to the class server; it merges, so sending
+        twice adds nothing. Return the totals merged, or None when the server cannot be reached (the whole state
+        goes again next time, so nothing is lost)."""
+        from tutor.server.practice_routes import push
+
+        if not learner or self.store.find_learner(learner) is None:
+            return None
+        try:
+            return push(self.store, self.client, learner)
+        except Unreachable:
+            return None
