@@ -62,6 +62,10 @@ def analyse(sentence: str) -> Analysis:
     analysis = Analysis(sentence, words)
     parsed = parse(sentence)
     frames = {w.start: parsed.frame(w.start) for w in words}
+    if misspelled:  # a misspelled verb's own frame is read with it parsed as its form ('my dog whent crazy')
+        as_forms = parse(sentence, [(words[i].start, words[i].end, _as_written_case(words[i].norm, written))
+                                    for i, written in misspelled.items()])
+        frames.update({words[i].start: as_forms.frame(words[i].start) for i in misspelled})
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
@@ -96,6 +100,11 @@ def analyse(sentence: str) -> Analysis:
             analysis.plural_verbs.append(w)
         analysis.options.extend(kept)
     return analysis
+
+
+def _as_written_case(form: str, written: str) -> str:
+    """Return the form with the written word's first capital ('Whent' -> 'Went')."""
+    return form[:1].upper() + form[1:] if written[:1].isupper() else form
 
 
 def _propose(site: Site, forms: str) -> list[Option]:

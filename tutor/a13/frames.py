@@ -7,18 +7,20 @@ from dataclasses import replace
 from tutor.a13.options import Option
 from tutor.a13.registry import actor_rules
 from tutor.a13.sentence import Sentence
-from tutor.a13.syntax import Frame
+from tutor.a13.syntax import Frame, Subject
 
 
 def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
                 misspelled: dict[int, str], frames: dict[int, Frame | None] | None = None) -> list[Option]:
     """Keep the options whose frame the parser reads as the hand rules do; drop the rest.
 
-    §A13 labels singular subjects only: a subject the parser finds plural, coordinated or
-    collective (*the prices of the hotel were*, *both the food and the music were*, *the staff
-    were*) gets no correction. A finite verb with no subject (*when were nine years old*), a person
-    the two readings disagree on, or a word beside a non-word (*woubl be*) is a frame the tutor
-    cannot read: it abstains rather than guess.
+    §A13 labels singular subjects only: a subject the parser finds plural or coordinated (*the prices
+    of the hotel were*, *both the food and the music were*) gets no correction, nor does a collective
+    one where number decides the form (*the staff were* and *was* are both right); a collective
+    subject's past or participle is corrected as 3rd singular (*my whole family camed* -> *came*).
+    A finite verb with no subject (*when were nine years old*), a person the two readings disagree on,
+    or a word beside a non-word (*woubl be*) is a frame the tutor cannot read: it abstains rather than
+    guess.
     """
     if not options or garbled(i, s, misspelled):
         return []
@@ -41,13 +43,19 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
     for o in options:
         if o.rule in actor_rules():  # the person of whoever does the infinitive's action
             actor = frame.actor
-            if actor.number in ("plural", "coordinated", "collective") or (
+            if actor.number in ("plural", "coordinated") or (actor.number == "collective" and agrees(o)) or (
                     actor.labelled and actor.person != o.cell.person):
                 continue
             out.append(o)
             continue
-        if sub.number in ("plural", "coordinated", "collective"):
+        if sub.number in ("plural", "coordinated"):
             continue  # §A13 has no plural persons: nothing to say about this verb
+        if sub.number == "collective":
+            # 'the staff were kind' and 'was' are both right: a word read as a number-dependent form gets no
+            # correction at all; a past or a participle is corrected as either number ('my family camed')
+            if any(agrees(p) for p in options if p.rule not in actor_rules()):
+                continue
+            sub = Subject("singular", "3rd singular")
         unreadable = sub.number == "none" or (sub.labelled and sub.person != o.cell.person)
         if o.is_error and unreadable:
             continue  # an unreadable frame: no correction, though the verb is still described as written
@@ -57,6 +65,12 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
             o = replace(o, tense_open=False)
         out.append(o)
     return out
+
+
+def agrees(o: Option) -> bool:
+    """Return True when the option's form depends on the subject's number: the present simple, and *be* in
+    the past (*is / are*, *was / were*); a past, a participle, an infinitive or a future does not."""
+    return o.cell.tense == "present simple" or (o.cell.tense == "past simple" and o.cell.verb == "be")
 
 
 def garbled(i: int, s: Sentence, misspelled: dict[int, str]) -> bool:

@@ -24,7 +24,7 @@ from tutor.a13.cues import (
 from tutor.a13.lexicon import Reading
 from tutor.a13.options import Option, option, span_text
 from tutor.a13.sentence import Sentence, verbal_after
-from tutor.a13.syntax import Frame
+from tutor.a13.syntax import Frame, Subject
 from tutor.a13.time_cues import finished_time, perfect_cue
 from tutor.a13.words import Word
 from tutor.scope import Scope
@@ -251,13 +251,18 @@ def finite(site: Site) -> list[Option] | None:
     """A finite verb: present or past by its subject and the time of its clause."""
     person = site.s.subject(site.i)
     frame = site.frame
-    if person is None and frame is not None and frame.verbal and frame.subject.labelled and frame.past_neighbour:
+    past_level = site.past_level
+    if person is None and frame is not None and frame.verbal and frame.subject.labelled and (
+            frame.past_neighbour or _subject_just_before(site)):
         # the hand rules lose the subject of a verb far down a chain ('I opened the door, turned on the
-        # light and see'); the parse follows the chain to it
+        # light and see'), after a relative clause ('the flat that we saw yesterday have') or after a
+        # clause joined by 'and' ('she sings and he write'); the parse finds it
         person = frame.subject.person
     if person is None:
         return []
-    past_level = site.past_level
+    if past_level == 2 and frame is not None and frame.verbal and not frame.past_neighbour \
+            and _past_cue_only_in_subject(site, frame.subject):
+        past_level = 0  # the time word dates the subject's relative clause ('the flat that we saw yesterday')
     if frame is not None and (frame.reported or frame.relative):
         if past_level == 1:
             past_level = 0  # a past time word in the main clause does not date a reported or relative clause
@@ -265,6 +270,29 @@ def finite(site: Site) -> list[Option] | None:
         # the narrative dates it: 'I opened the door and see', 'when I arrived I see' -> saw
         return _finite_options(site, person, 2, past_rule="past narrative")
     return _finite_options(site, person, past_level)
+
+
+def _subject_just_before(site: Site) -> bool:
+    """Return True when the parser's subject of the verb ends right before it (at most one word between)."""
+    sub, w = site.frame.subject, site.w
+    if sub.end < 0 or sub.end > w.start:
+        return False
+    return sum(1 for x in site.s.words if sub.end <= x.start and x.end <= w.start) <= 1
+
+
+def _past_cue_only_in_subject(site: Site, sub: Subject) -> bool:
+    """Return True when the verb's subject holds a clause of its own (a relative word or a verb in it) and
+    every past time word of the sentence stands inside it ('the house that my parents bought last year')."""
+    from tutor.a13.time_cues import is_past_cue
+
+    s = site.s
+    if sub.start < 0 or sub.end > site.w.start:
+        return False
+    inside = [k for k, x in enumerate(s.words) if sub.start <= x.start and x.end <= sub.end]
+    if not any(s.is_verbish(k) or s.norm(k) in s.lists["relatives"] for k in inside[1:]):
+        return False
+    cues = [k for k in range(len(s.words)) if is_past_cue(s.norms, k, s.lists)]
+    return bool(cues) and all(k in inside for k in cues)
 
 
 def _narrative(site: Site) -> bool:

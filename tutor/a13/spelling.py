@@ -46,9 +46,21 @@ def nearest_form(word: str) -> str | None:
         best = [f for f in best if f[-1] == word[-1]]
     if len(best) != 1 or best_d > limit:
         return None
-    if _known_words().known([word]):
+    if is_known(word):
         return None  # an English word of its own ('word', 'tall', 'wash')
     return best[0]
+
+
+def is_known(word: str) -> bool:
+    """Return True when an English word list knows the word, in its American spelling or its British one
+    ('neighbour', 'favourite', 'centre': data/a13/analysis.json, british_spellings)."""
+    known = _known_words().known
+    if known([word]):
+        return True
+    from tutor.a13.words import word_lists
+
+    variants = [word.replace(uk, us) for uk, us in word_lists()["british_spellings"].items() if uk in word]
+    return bool(variants) and bool(known(variants))
 
 
 def is_non_word(text: str) -> bool:
@@ -61,4 +73,4 @@ def is_non_word(text: str) -> bool:
 
     if text in lexicon():
         return False
-    return not _known_words().known([text])
+    return not is_known(text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -126,9 +127,11 @@ class Frame:
 class Parsed:
     """One sentence parsed; frames are looked up by the character offset of a word."""
 
-    def __init__(self, doc: Any) -> None:
+    def __init__(self, doc: Any, to_written: Callable[[int], int] = lambda i: i) -> None:
+        """`to_written` maps an offset of the parsed text to the sentence as written (they differ where a
+        misspelled verb was parsed as its form); a frame's subject spans stay in the parsed text."""
         self.doc = doc
-        self._by_start = {t.idx: t for t in doc}
+        self._by_start = {to_written(t.idx): t for t in doc}
 
     def token_at(self, start: int) -> Any | None:
         """Return the parser's token that starts at `start` (None if the tokenisations differ there)."""
@@ -151,11 +154,38 @@ class Parsed:
                      past_neighbour=_past_neighbour(head), existential=existential, notional=notional)
 
 
-def parse(sentence: str) -> Parsed:
-    """Return the sentence parsed (raises ModelError when the parser cannot be loaded)."""
+def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed:
+    """Return the sentence parsed (raises ModelError when the parser cannot be loaded).
+
+    `read_as` lists (start, end, word): spans parsed as that word instead (a misspelled verb parsed as the
+    form it stands for: *my dog whent crazy* is parsed as *went*, so its frame can be read); overlapping
+    spans after the first are ignored. Frames are still looked up by offsets of the sentence as written.
+    """
     nlp = pipeline()
+    parts: list[str] = []
+    marks: list[tuple[int, int, int, int]] = []  # (start, end) in the parsed text, (start, end) as written
+    pos = shift = 0
+    for start, end, word in sorted(read_as):
+        if start < pos:
+            continue
+        parts += [sentence[pos:start], word]
+        marks.append((start + shift, start + shift + len(word), start, end))
+        shift += len(word) - (end - start)
+        pos = end
+    parts.append(sentence[pos:])
+
+    def to_written(i: int) -> int:
+        back = 0  # written offset minus parsed offset, after the marks before i
+        for a, b, ws, we in marks:
+            if i < a:
+                break
+            if i < b:
+                return ws
+            back = we - b
+        return i + back
+
     with _lock:  # spaCy's pipeline is not documented as thread-safe; a parse takes milliseconds
-        return Parsed(nlp(sentence))
+        return Parsed(nlp("".join(parts)), to_written)
 
 
 def _clause_head(tok: Any) -> Any:

@@ -73,7 +73,8 @@ def time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
 
 def finished_time(j: int, s: Sentence) -> bool:
     """Return True when the clause of word j names a finished time: *ago*, *yesterday*, *last week*,
-    *in 2019*, *on Tuesday*, *when I was a child* (data/a13/analysis.json: finished_time_words)."""
+    *in 2019*, *on Tuesday*, *when I was a child*, or a past clause it leads to (*until he retired*)
+    (data/a13/analysis.json: finished_time_words, past_clause_conjunctions)."""
     lists = s.lists
     words = lists["finished_time_words"]
     lo = j
@@ -96,6 +97,20 @@ def finished_time(j: int, s: Sentence) -> bool:
             return True
         if n == "when" and n in words and any(is_past_form(s.norm(x), s) for x in range(k + 1, k + 4)):
             return True  # 'when I was a child', 'when we visited it'
+    for k in range(lo, min(hi + 2, len(s.norms))):  # the word after the clause may be 'until'
+        if s.norm(k) in lists["past_clause_conjunctions"] and _past_clause_follows(k, s):
+            return True  # 'has worked there until he retired', 'have eaten before we arrived'
+    return False
+
+
+def _past_clause_follows(k: int, s: Sentence) -> bool:
+    """Return True when a clause with a past form follows word k within three words ('until he retired'), not
+    an adverb before another clause ('I have seen it before, and I liked it')."""
+    for x in range(k + 1, min(k + 4, len(s.norms))):
+        if s.norm(x) in s.lists["clause_breaks"]:
+            return False
+        if is_past_form(s.norm(x), s):
+            return True
     return False
 
 

@@ -24,3 +24,24 @@ def test_a_misspelling_is_read_as_its_nearest_form(word, form):
 ])
 def test_no_reading_for_real_words_and_remaining_ties(word):
     assert nearest_form(word) is None
+
+
+@pytest.mark.parametrize("word", ["neighbour", "favourite", "centre", "programme", "realise", "colour"])
+def test_british_spellings_are_words(word):
+    from tutor.a13.spelling import is_non_word
+
+    assert not is_non_word(word)
+
+
+@pytest.mark.parametrize("word", ["woubl", "becouse", "realy"])
+def test_garbled_words_are_still_non_words(word):
+    from tutor.a13.spelling import is_non_word
+
+    assert is_non_word(word)
+
+
+def test_a_verb_after_a_british_spelling_keeps_its_frame():
+    from tutor.a13.analysis import analyse
+
+    options = analyse("My neighbour go to the gym every morning.").options
+    assert [(o.written, o.cell.english[0]) for o in options if o.is_error] == [("go", "goes")]

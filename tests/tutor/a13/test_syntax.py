@@ -68,3 +68,47 @@ def test_a_parser_file_that_is_not_the_expected_one_is_refused_with_a_message(tm
     (copy / "tagger" / "model").unlink()
     with pytest.raises(ModelError, match=r"tagger/model is missing"):
         verify(copy)
+
+
+@pytest.mark.parametrize(("sentence", "word"), [
+    ("The staff were very kind to us.", "were"),  # either number is right with a collective noun
+    ("The team want to win the league.", "want"),
+    ("My family have a small house by the sea.", "have"),
+])
+def test_a_collective_subject_leaves_a_number_dependent_form_alone(sentence, word):
+    from tutor.a13.analysis import analyse
+
+    analysis = analyse(sentence)
+    start = sentence.index(word)
+    assert not [o for o in analysis.options if o.start <= start < o.end]
+    assert [w.text for w in analysis.plural_verbs] == [word]
+
+
+def test_a_collective_subject_still_gets_a_past_or_participle_corrected_as_3rd_singular():
+    from tutor.a13.analysis import analyse
+
+    errors = [(o.written, o.cell.english[0], o.cell.person) for o in analyse("The class has went home.").options
+              if o.is_error]
+    assert ("went", "gone", "3rd singular") in errors
+    errors = [(o.written, o.cell.english[0]) for o in analyse("My family eated paella on Sunday.").options
+              if o.is_error]
+    assert errors == [("eated", "ate")]
+
+
+def test_a_misspelled_verb_is_parsed_as_its_form_so_its_subject_is_found():
+    sentence = "Yesterday my cousin whent to the market."
+    from tutor.a13.analysis import analyse
+
+    analysis = analyse(sentence)
+    frame = analysis.frames[sentence.index("whent")]
+    assert frame is not None and frame.verbal
+    assert (frame.subject.number, frame.subject.person) == ("singular", "3rd singular")
+    parsed = parse(sentence, [(sentence.index("whent"), sentence.index("whent") + 5, "went")])
+    assert parsed.token_at(sentence.index("to")).text == "to"  # offsets after the word still map as written
+    assert parsed.token_at(sentence.index("whent")).text == "went"
+
+
+def test_an_event_or_a_place_is_no_collective_noun():
+    """'party' and 'club' are mostly an event and a place in learners' writing: their verb agrees as singular."""
+    assert frame_of("Last night the party were great.", "were").subject.number == "singular"
+    assert frame_of("The club are near my house.", "are").subject.number == "singular"
