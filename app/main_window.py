@@ -286,6 +286,8 @@ class MainWindow(QMainWindow):
         self.practice.editor.setFocus()
 
     def _on_tab_changed(self, index: int) -> None:
+        # the status line speaks of the sentence on the Practice page: elsewhere it would describe another text
+        self.mask_label.setVisible(self.tabs.widget(index) is self.practice)
         if self.tabs.widget(index) is self.history:
             self.history.apply_filters()
         elif self.tabs.widget(index) is self.exercises:

@@ -65,6 +65,11 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
         False,
     )
     assert row["mask_p50_us"] == pytest.approx(result.timings.mask_p50_us)
+    # the status line speaks of the Practice page's sentence: it is not shown beside a text or the history
+    window.tabs.setCurrentWidget(window.text_view)
+    assert window.mask_label.isHidden()
+    window.tabs.setCurrentWidget(window.practice)
+    assert not window.mask_label.isHidden() and window.mask_label.text() == window.status_line(result)
 
 
 def test_a_correct_sentence_gets_a_clear_correct(qtbot, make_window, engine):
