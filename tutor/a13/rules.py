@@ -301,7 +301,10 @@ def _narrative(site: Site) -> bool:
     kind = site.frame.past_neighbour if site.frame is not None else None
     if kind is None or site.past_level < 0:
         return False
-    return kind == "temporal" or site.verb not in site.s.lists["stative_verbs"]
+    s = site.s
+    event = site.verb not in s.lists["stative_verbs"] or s.norm(site.i + 1) in s.lists["event_particles"].get(
+        site.verb, ())  # 'look at' is an action, 'look tired' a state
+    return kind == "temporal" or event
 
 
 def _finite_options(site: Site, person: str, past_level: int, past_rule: str = "past time word") -> list[Option]:

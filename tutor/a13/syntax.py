@@ -306,15 +306,20 @@ def _temporal(clause: Any) -> bool:
 
 def _past_neighbour(head: Any) -> str | None:
     """Return how the verb's clause is tied to a past verb: 'conj' when coordinated with it (*I opened the
-    door and see*), 'temporal' when governed by a past temporal clause (*when I arrived at the airport I
-    see*) or itself the temporal clause of a past verb (*when I am a child, I spent every summer there*);
-    None when it is not, or when the clause says it holds now (*still*, *now*) or hangs on a modal."""
+    door and see*, *I eat something and went to bed*; a past verb with a subject of its own does not
+    count: *I work in a bank and last year I got a rise*), 'temporal' when governed by a past temporal
+    clause (*when I arrived at the airport I see*) or itself the temporal clause of a past verb (*when I
+    am a child, I spent every summer there*); None when it is not, or when the clause says it holds now
+    (*still*, *now*) or hangs on a modal."""
     ls = lists()
     if any(c.dep_ in ("advmod", "npadvmod") and c.lower_ in ls["present_markers"] for c in head.children) or any(
             c.dep_ == "aux" and c.tag_ == "MD" for c in head.children):
         return None
     if head.dep_ == "conj" and head.head is not head and _is_past(head.head):
         return "conj"
+    if any(c.dep_ == "conj" and _is_past(c) and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+           for c in head.children):
+        return "conj"  # a past verb sharing its subject follows ('I eat something and went to bed')
     if any(c.dep_ == "advcl" and _temporal(c) and _is_past(c) for c in head.children):
         return "temporal"
     gov = head.head

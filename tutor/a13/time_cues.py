@@ -3,6 +3,8 @@ duration that keeps a perfect right."""
 
 from __future__ import annotations
 
+import re
+
 from tutor.a13.sentence import SENTENCE_END, Sentence
 from tutor.a13.words import Word
 
@@ -32,6 +34,9 @@ def is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
         return True
     if n == "last" and i + 1 < len(norms) and norms[i + 1] not in ("time", "one", "minute", "chance"):
         return i == 0 or norms[i - 1] not in lists["determiners"]  # 'the last season' is not a time
+    if n == "that" and i + 1 < len(norms) and norms[i + 1] in lists["time_nouns"] and norms[i + 1] != "time" and (
+            i == 0 or norms[i - 1] in lists["prepositions"] or norms[i - 1] == ","):
+        return True  # 'That night we ordered pizza', 'on that day': a time told as over
     return n.isdigit() and len(n) == 4 and 1900 <= int(n) < lists["past_years_before"] and (
         i == 0 or norms[i - 1] not in ("since", "until", "till"))  # 'since 2015' reaches up to now
 
@@ -71,6 +76,9 @@ def time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
     return levels, any(n in lists["time_future"] for n in norms)
 
 
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}")
+
+
 def finished_time(j: int, s: Sentence) -> bool:
     """Return True when the clause of word j names a finished time: *ago*, *yesterday*, *last week*,
     *in 2019*, *on Tuesday*, *when I was a child*, or a past clause it leads to (*until he retired*)
@@ -92,9 +100,13 @@ def finished_time(j: int, s: Sentence) -> bool:
         if n == "last" and n in words and nxt in lists["time_nouns"]:
             return True
         if n in ("in", "on") and n in words and (
-                (nxt.isdigit() and len(nxt) == 4 and int(nxt) < lists["past_years_before"])
-                or (n == "on" and nxt in lists["weekdays"]) or (n == "in" and nxt in lists["months"])):
+                (n == "on" and nxt in lists["weekdays"]) or (n == "in" and nxt in lists["months"])):
             return True
+        if n in ("in", "on", "at", "during") and "in" in words and nxt.isdigit() and len(nxt) == 4 \
+                and 1900 <= int(nxt) < lists["past_years_before"]:
+            return True  # a past year, whatever the preposition a learner gives it ('in 2019', 'on 2019')
+        if n == "at" and (s.norm(k + 2) in ("o'clock", "am", "pm") or _CLOCK.fullmatch(nxt)):
+            return True  # a point in time: 'at nine o'clock', 'at 9:30', 'at 10 am'
         if n == "when" and n in words and any(is_past_form(s.norm(x), s) for x in range(k + 1, k + 4)):
             return True  # 'when I was a child', 'when we visited it'
     for k in range(lo, min(hi + 2, len(s.norms))):  # the word after the clause may be 'until'
