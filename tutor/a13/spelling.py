@@ -1,13 +1,14 @@
 """Misspelled forms of the 20 verbs: a non-word close to one right form ('finised', 'wirte').
 
 When several forms are equally near, the one that ends as the written word does wins: the last
-letter carries the inflection ('lookd' is 'looked', not 'look' or 'looks')."""
+letter carries the inflection ('lookd' is 'looked', not 'look' or 'looks'); then the one with the same
+letters, then the one sharing the most letters in order ('wachted' is 'watched', 'loked' is 'looked')."""
 
 from __future__ import annotations
 
 from functools import cache
 
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Indel
 
 
 @cache
@@ -44,11 +45,25 @@ def nearest_form(word: str) -> str | None:
             best.append(form)
     if len(best) > 1:
         best = [f for f in best if f[-1] == word[-1]]
+    if len(best) > 1:
+        best = _closest_by_letters(word, best)
     if len(best) != 1 or best_d > limit:
         return None
     if is_known(word):
         return None  # an English word of its own ('word', 'tall', 'wash')
     return best[0]
+
+
+def _closest_by_letters(word: str, forms: list[str]) -> list[str]:
+    """Break a tie between equally near forms: the one with the same letters in another order wins (*wachted*
+    is *watched*, not *wanted*), else the one that shares the most letters in order, a dropped or doubled
+    letter being likelier than a wrong one (*loked* is *looked*, not *liked*); a tie that remains stays."""
+    same = [f for f in forms if sorted(f) == sorted(word)]
+    if same:
+        return same
+    score = {f: Indel.normalized_similarity(word, f) for f in forms}
+    top = max(score.values())
+    return [f for f in forms if score[f] == top]
 
 
 def is_known(word: str) -> bool:

@@ -11,6 +11,8 @@ from tutor.a13.spelling import nearest_form
     ("lisened", "listened"),
     ("lookd", "looked"),       # look / looks / looked are all one edit away: the final d says past
     ("studyed", "studied"),
+    ("wahtced", "watched"),    # wanted / watched are as near: the same letters in another order decide
+    ("loked", "looked"),       # looked / liked are one edit away: a dropped letter is likelier than a wrong one
 ])
 def test_a_misspelling_is_read_as_its_nearest_form(word, form):
     assert nearest_form(word) == form
