@@ -213,6 +213,56 @@
 <context>
     <name>Errors</name>
     <message>
+        <location filename="../errors.py" line="45" />
+        <source>The sentence is empty: type one English sentence to correct.</source>
+        <translation>La frase está vacía: escribe una frase en inglés para corregirla.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The text is empty: type or paste some English to check.</source>
+        <translation>El texto está vacío: escribe o pega algo en inglés para revisarlo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The sentence has no words: type one English sentence to correct.</source>
+        <translation>La frase no tiene palabras: escribe una frase en inglés para corregirla.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The text has no words: type or paste some English to check.</source>
+        <translation>El texto no tiene palabras: escribe o pega algo en inglés para revisarlo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The sentence is {0} characters long; the tutor corrects one sentence of at most {1} characters. Shorten it or split it into several sentences.</source>
+        <translation>La frase tiene {0} caracteres; el tutor corrige una frase de {1} caracteres como máximo. Acórtala o divídela en varias frases.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The text is {0} characters long; the checker takes up to {1} characters at a time. Split it into parts and check each one: nothing was cut.</source>
+        <translation>El texto tiene {0} caracteres; se revisan hasta {1} caracteres cada vez. Divídelo en partes y revisa cada una: no se ha cortado nada.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The sentence contains a control or unassigned character ({0}); remove it and try again.</source>
+        <translation>La frase contiene un carácter de control o sin asignar ({0}); quítalo y vuelve a intentarlo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The text contains a control or unassigned character ({0}); remove it and try again.</source>
+        <translation>El texto contiene un carácter de control o sin asignar ({0}); quítalo y vuelve a intentarlo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The sentence contains an invisible character ({0}) at position {1}; it can hide or reorder letters. Remove it (retype the word) and try again.</source>
+        <translation>La frase contiene un carácter invisible ({0}) en la posición {1}; puede ocultar o reordenar letras. Quítalo (vuelve a escribir la palabra) y vuelve a intentarlo.</translation>
+    </message>
+    <message>
+        <location filename="../errors.py" line="45" />
+        <source>The text contains an invisible character ({0}) at position {1}; it can hide or reorder letters. Remove it (retype the word) and try again.</source>
+        <translation>El texto contiene un carácter invisible ({0}) en la posición {1}; puede ocultar o reordenar letras. Quítalo (vuelve a escribir la palabra) y vuelve a intentarlo.</translation>
+    </message>
+    <message>
         <location filename="../errors.py" line="13" />
         <source>The model could not be loaded: {0} Open Settings to choose another model.</source>
         <translation>No se pudo cargar el modelo: {0} Abre Ajustes para elegir otro modelo.</translation>

@@ -121,6 +121,42 @@ def test_input_the_engine_refuses_is_explained_under_the_box(qtbot, make_window,
 
 
 @pytest.mark.model
+def test_input_the_engine_refuses_is_explained_in_spanish_in_the_spanish_interface(qtbot, make_window, engine):
+    from app.translation import install_language
+
+    window = make_window(tutor=engine)
+    install_language("es")
+    qtbot.keyClicks(window.practice.editor, "12345 !!!")
+    with qtbot.waitSignal(window.correction_failed, timeout=60000) as blocker:
+        press_ctrl_enter(qtbot, window)
+    assert blocker.args[0] == "La frase no tiene palabras: escribe una frase en inglés para corregirla."
+    assert window.practice.hint.text() == blocker.args[0]
+
+
+def test_every_input_refusal_of_the_core_has_a_spanish_message():
+    """Each message tutor.api gives for unusable input is shown in Spanish in the Spanish interface (a message
+    the table did not know would come through in English: this test lists them)."""
+    from app.errors import describe
+    from app.translation import install_language
+    from tutor.api import check_sentence, check_text
+    from tutor.errors import InputError
+
+    bad = [(check_sentence, " "), (check_sentence, "123"), (check_sentence, "a" * 1200),
+           (check_sentence, "I go\x07 home"), (check_sentence, "I g\u200bo home"), (check_text, " "),
+           (check_text, "12 34"), (check_text, "word " * 500), (check_text, "I go\x07 home"),
+           (check_text, "I go\u202e home")]
+    install_language("es")
+    english = []
+    for check, value in bad:
+        with pytest.raises(InputError) as refused:
+            check(value)
+        shown = describe(refused.value)
+        if not any(word in shown for word in ("frase", "texto")) or "the " in shown.lower():
+            english.append(shown)
+    assert english == []
+
+
+@pytest.mark.model
 def test_engine_failure_is_a_message_with_retry_and_the_app_recovers(qtbot, make_window, engine, monkeypatch):
     window = make_window(tutor=engine)
 
