@@ -1,4 +1,4 @@
-"""Translated display names for the §A13 tense and person names (the stored values stay in English)."""
+"""Translated display names for the §A13 tense, person and error-type names (the stored values stay in English)."""
 
 from __future__ import annotations
 
@@ -25,3 +25,21 @@ def person_label(person: str) -> str:
         "3rd singular": QCoreApplication.translate("Labels", "3rd singular (he, she, it)"),
     }
     return labels.get(person, person)
+
+
+def error_type_label(name: str) -> str:
+    """Return the display name of a §A13 §6 error type in the UI language."""
+    labels = {
+        "base_for_past": QCoreApplication.translate("ErrorTypes", "base form for the past"),
+        "overregularised_past": QCoreApplication.translate("ErrorTypes", "-ed on an irregular past"),
+        "missing_3sg_s": QCoreApplication.translate("ErrorTypes", "missing -s (he, she, it)"),
+        "wrong_3sg": QCoreApplication.translate("ErrorTypes", "wrong -s form"),
+        "wrong_be": QCoreApplication.translate("ErrorTypes", "wrong form of be"),
+        "wrong_have": QCoreApplication.translate("ErrorTypes", "have / has"),
+        "wrong_participle": QCoreApplication.translate("ErrorTypes", "wrong participle"),
+        "wrong_future": QCoreApplication.translate("ErrorTypes", "wrong future"),
+        "infinitive_form": QCoreApplication.translate("ErrorTypes", "infinitive needed"),
+        "wrong_tense": QCoreApplication.translate("ErrorTypes", "present perfect with a past time"),
+        "wrong_inflection": QCoreApplication.translate("ErrorTypes", "misspelled form"),
+    }
+    return labels.get(name, name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import describe
-from app.labels import person_label, tense_label
+from app.labels import error_type_label, person_label, tense_label
 from app.translation import ui_is_spanish
 from app.views.panel import Panel, set_text_colour
 from app.views.pixmap_charts import MASTERED, ChartLabel, bar_chart, cell_grid, line_chart
@@ -33,24 +33,6 @@ from tutor.practice.cards import MISTAKE, OTHER_PERSON, WRITTEN
 
 if TYPE_CHECKING:
     from app.context import ViewContext
-
-
-def error_type_label(name: str) -> str:
-    """Return the display name of a §A13 §6 error type in the UI language."""
-    labels = {
-        "base_for_past": QCoreApplication.translate("ErrorTypes", "base form for the past"),
-        "overregularised_past": QCoreApplication.translate("ErrorTypes", "-ed on an irregular past"),
-        "missing_3sg_s": QCoreApplication.translate("ErrorTypes", "missing -s (he, she, it)"),
-        "wrong_3sg": QCoreApplication.translate("ErrorTypes", "wrong -s form"),
-        "wrong_be": QCoreApplication.translate("ErrorTypes", "wrong form of be"),
-        "wrong_have": QCoreApplication.translate("ErrorTypes", "have / has"),
-        "wrong_participle": QCoreApplication.translate("ErrorTypes", "wrong participle"),
-        "wrong_future": QCoreApplication.translate("ErrorTypes", "wrong future"),
-        "infinitive_form": QCoreApplication.translate("ErrorTypes", "infinitive needed"),
-        "wrong_tense": QCoreApplication.translate("ErrorTypes", "present perfect with a past time"),
-        "wrong_inflection": QCoreApplication.translate("ErrorTypes", "misspelled form"),
-    }
-    return labels.get(name, name)
 
 
 def chart_width(widget: QWidget) -> int:
