@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from tutor.errors import InputError, ModelError, StoreError, TutorError
 
@@ -41,49 +41,40 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+# The core's refusals of unusable input (tutor.api.check_sentence / check_text): the pattern of its English
+# message, then what to show for a sentence and for a text ({0}, {1}: the pattern's groups).
+_INPUT_MESSAGES = [
+    (r"the (?:sentence|text) is empty: .*",
+     QT_TRANSLATE_NOOP("Errors", "The sentence is empty: type one English sentence to correct."),
+     QT_TRANSLATE_NOOP("Errors", "The text is empty: type or paste some English to check.")),
+    (r"the (?:sentence|text) has no words: .*",
+     QT_TRANSLATE_NOOP("Errors", "The sentence has no words: type one English sentence to correct."),
+     QT_TRANSLATE_NOOP("Errors", "The text has no words: type or paste some English to check.")),
+    (r"the sentence is ([\d,]+) characters long; the tutor corrects one sentence of at most ([\d,]+) characters\..*",
+     QT_TRANSLATE_NOOP("Errors", "The sentence is {0} characters long; the tutor corrects one sentence of at most "
+                                 "{1} characters. Shorten it or split it into several sentences."), None),
+    (r"the text is ([\d,]+) characters long; the checker takes up to ([\d,]+) characters.*", None,
+     QT_TRANSLATE_NOOP("Errors", "The text is {0} characters long; the checker takes up to {1} characters at a "
+                                 "time. Split it into parts and check each one: nothing was cut.")),
+    (r"the (?:sentence|text) contains a control or unassigned character \((U\+[0-9A-F]+)\);.*",
+     QT_TRANSLATE_NOOP("Errors", "The sentence contains a control or unassigned character ({0}); remove it and "
+                                 "try again."),
+     QT_TRANSLATE_NOOP("Errors", "The text contains a control or unassigned character ({0}); remove it and try "
+                                 "again.")),
+    (r"the (?:sentence|text) contains an invisible character \((U\+[0-9A-F]+), [^)]*\) at position (\d+);.*",
+     QT_TRANSLATE_NOOP("Errors", "The sentence contains an invisible character ({0}) at position {1}; it can hide "
+                                 "or reorder letters. Remove it (retype the word) and try again."),
+     QT_TRANSLATE_NOOP("Errors", "The text contains an invisible character ({0}) at position {1}; it can hide or "
+                                 "reorder letters. Remove it (retype the word) and try again.")),
+]
+
+
 def _input_message(message: str) -> str:
-    """Return the core's message about unusable input (tutor.api.check_sentence / check_text) in the interface's
-    language; a message this table does not know is shown as the core wrote it."""
-    one = message.startswith("the sentence")
-    if re.fullmatch(r"the (?:sentence|text) is empty: .*", message):
-        if one:
-            return QCoreApplication.translate("Errors", "The sentence is empty: type one English sentence to correct.")
-        return QCoreApplication.translate("Errors", "The text is empty: type or paste some English to check.")
-    if re.fullmatch(r"the (?:sentence|text) has no words: .*", message):
-        if one:
-            return QCoreApplication.translate(
-                "Errors", "The sentence has no words: type one English sentence to correct.")
-        return QCoreApplication.translate("Errors", "The text has no words: type or paste some English to check.")
-    m = re.fullmatch(r"the sentence is ([\d,]+) characters long; the tutor corrects one sentence of at most"
-                     r" ([\d,]+) characters\..*", message)
-    if m:
-        return QCoreApplication.translate(
-            "Errors", "The sentence is {0} characters long; the tutor corrects one sentence of at most {1} "
-                      "characters. Shorten it or split it into several sentences.").format(m[1], m[2])
-    m = re.fullmatch(r"the text is ([\d,]+) characters long; the checker takes up to ([\d,]+) characters.*",
-                     message, flags=re.S)
-    if m:
-        return QCoreApplication.translate(
-            "Errors", "The text is {0} characters long; the checker takes up to {1} characters at a time. "
-                      "Split it into parts and check each one: nothing was cut.").format(m[1], m[2])
-    m = re.fullmatch(r"the (?:sentence|text) contains a control or unassigned character \((U\+[0-9A-F]+)\);.*",
-                     message, flags=re.S)
-    if m and one:
-        return QCoreApplication.translate(
-            "Errors", "The sentence contains a control or unassigned character ({0}); remove it and try "
-                      "again.").format(m[1])
-    if m:
-        return QCoreApplication.translate(
-            "Errors", "The text contains a control or unassigned character ({0}); remove it and try "
-                      "again.").format(m[1])
-    m = re.fullmatch(r"the (?:sentence|text) contains an invisible character \((U\+[0-9A-F]+), [^)]*\) at "
-                     r"position (\d+);.*", message, flags=re.S)
-    if m and one:
-        return QCoreApplication.translate(
-            "Errors", "The sentence contains an invisible character ({0}) at position {1}; it can hide or "
-                      "reorder letters. Remove it (retype the word) and try again.").format(m[1], m[2])
-    if m:
-        return QCoreApplication.translate(
-            "Errors", "The text contains an invisible character ({0}) at position {1}; it can hide or "
-                      "reorder letters. Remove it (retype the word) and try again.").format(m[1], m[2])
+    """Return the core's message about unusable input in the interface's language; a message the table does not
+    know is shown as the core wrote it."""
+    for pattern, for_sentence, for_text in _INPUT_MESSAGES:
+        m = re.fullmatch(pattern, message, flags=re.S)
+        template = for_sentence if message.startswith("the sentence") else for_text
+        if m and template:
+            return QCoreApplication.translate("Errors", template).format(*m.groups())
     return _sentence(message)
