@@ -10,7 +10,6 @@ from tutor.commands.common import add_model_options, load_tutor
 from tutor.commands.correct import (
     _dump,
     add_pin_option,
-    guard_learner,
     learner_of,
     open_store,
     run_jsonl,
@@ -66,11 +65,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             raise InputError("give a text to check, --file PATH, or --jsonl to read JSON Lines from stdin")
         check_text(text)  # a bad text fails before the model loads
-    store, store_error = open_store(args)
     learner = learner_of(args)
-    refused = guard_learner(store, learner, args)
-    if refused is not None:
-        store, store_error = None, refused
+    store, store_error = open_store(args, learner)
     tutoring = Tutoring(load_tutor(args), store)
     if not args.jsonl:
         result = tutoring.tutor.check(text)

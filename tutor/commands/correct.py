@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def open_store(args: argparse.Namespace) -> tuple[Store | None, StoreError | None]:
-    """Return (the store to record in, None), (None, None) with --no-save, or (None, why it would not open).
+def open_store(args: argparse.Namespace, learner: str) -> tuple[Store | None, StoreError | None]:
+    """Return (the store to record `learner`'s corrections in, None), (None, None) with --no-save, or (None, why
+    nothing will be saved: the store would not open, or the learner's PIN was not given; see guard_learner).
 
     A store that is damaged, read-only or missing its folder never stops the correction: the caller
     prints it and reports the save error (the README's promise).
@@ -44,9 +45,14 @@ def open_store(args: argparse.Namespace) -> tuple[Store | None, StoreError | Non
     from tutor.store import Store
 
     try:
-        return Store.open(args.sub_db or getattr(args, "db", None)), None
+        store = Store.open(args.sub_db or getattr(args, "db", None))
     except StoreError as exc:
         return None, exc
+    refused = guard_learner(store, learner, args)
+    if refused is None:
+        return store, None
+    store.close()
+    return None, refused
 
 
 def add_pin_option(parser: argparse.ArgumentParser) -> None:
@@ -56,15 +62,13 @@ def add_pin_option(parser: argparse.ArgumentParser) -> None:
                              "with --jsonl the lines follow it)")
 
 
-def guard_learner(store: Store | None, learner: str, args: argparse.Namespace) -> StoreError | None:
+def guard_learner(store: Store, learner: str, args: argparse.Namespace) -> StoreError | None:
     """Return None when the corrections may be saved under `learner`, else why not (nothing is then saved).
 
     A learner whose profile has a PIN is written to only with that PIN: `--pin-stdin` (the first line of
     standard input; with --jsonl the lines follow it), or a hidden prompt on a terminal (not with --jsonl).
     The correction is still printed either way.
     """
-    if store is None:
-        return None
     from tutor.commands.unlock import read_secret
     from tutor.store.lock import LockError, SecretLock
 
@@ -143,11 +147,8 @@ def run(args: argparse.Namespace) -> int:
         if args.sentence is None:
             raise InputError("give a sentence to correct, or --jsonl to read JSON Lines from stdin")
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
-    store, store_error = open_store(args)
     learner = learner_of(args)
-    refused = guard_learner(store, learner, args)
-    if refused is not None:
-        store, store_error = None, refused
+    store, store_error = open_store(args, learner)
     tutoring = Tutoring(load_tutor(args), store)
     if not args.jsonl:
         done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk
