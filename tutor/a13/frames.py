@@ -39,6 +39,12 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
         aux = frames.get(s.words[j].start) if j >= 0 else None  # 'will to study': the auxiliary's subject
         if aux is not None and aux.verbal:
             sub = aux.subject
+    # a collective subject: 'the staff were kind' and 'was' are both right, so a word read as a number-dependent
+    # form gets no correction at all; a past or a participle is corrected as either number ('my family camed')
+    leave_alone = sub.number in ("plural", "coordinated")  # §A13 has no plural persons: nothing to say
+    if sub.number == "collective":
+        leave_alone = any(agrees(p) for p in options if p.rule not in actor_rules())
+        sub = Subject("singular", "3rd singular")
     out = []
     for o in options:
         if o.rule in actor_rules():  # the person of whoever does the infinitive's action
@@ -48,14 +54,8 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
                 continue
             out.append(o)
             continue
-        if sub.number in ("plural", "coordinated"):
-            continue  # §A13 has no plural persons: nothing to say about this verb
-        if sub.number == "collective":
-            # 'the staff were kind' and 'was' are both right: a word read as a number-dependent form gets no
-            # correction at all; a past or a participle is corrected as either number ('my family camed')
-            if any(agrees(p) for p in options if p.rule not in actor_rules()):
-                continue
-            sub = Subject("singular", "3rd singular")
+        if leave_alone:
+            continue
         unreadable = sub.number == "none" or (sub.labelled and sub.person != o.cell.person)
         if o.is_error and unreadable:
             continue  # an unreadable frame: no correction, though the verb is still described as written

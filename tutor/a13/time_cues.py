@@ -102,7 +102,7 @@ def finished_time(j: int, s: Sentence) -> bool:
         if n in ("in", "on") and n in words and (
                 (n == "on" and nxt in lists["weekdays"]) or (n == "in" and nxt in lists["months"])):
             return True
-        if n in ("in", "on", "at", "during") and "in" in words and nxt.isdigit() and len(nxt) == 4 \
+        if n in ("in", "on", "at", "during") and nxt.isdigit() and len(nxt) == 4 \
                 and 1900 <= int(nxt) < lists["past_years_before"]:
             return True  # a past year, whatever the preposition a learner gives it ('in 2019', 'on 2019')
         if n == "at" and (s.norm(k + 2) in ("o'clock", "am", "pm") or _CLOCK.fullmatch(nxt)):
