@@ -19,6 +19,8 @@ import math
 import time
 from pathlib import Path
 
+from tutor.lab.stats import percentile as _pct
+
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/data
 
 
@@ -32,13 +34,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare-walk", action="store_true",
                         help="also time each text with its variants walked one by one (one KV sequence)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    v = sorted(values)
-    return v[min(len(v) - 1, round(q / 100 * (len(v) - 1)))]
 
 
 def _read(path: str) -> list[dict]:

@@ -23,6 +23,8 @@ import re
 import time
 from pathlib import Path
 
+from tutor.lab.stats import percentile
+
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ("full_check_p50_s", "full_check_p95_s", "edit_recheck_p50_s", "edit_recheck_p95_s",
         "tokens_evaluated_per_text_token")
@@ -41,14 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lm-context", choices=("sentence", "paragraph", "text"), default="sentence",
                         help="what the model reads before each sentence (tutor.api.Settings.lm_context)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with the five figures")
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Return the q-th percentile (nearest rank) of `values` (0.0 for none)."""
-    if not values:
-        return 0.0
-    v = sorted(values)
-    return v[min(len(v) - 1, round(q / 100 * (len(v) - 1)))]
 
 
 def long_texts(path: str | Path, chars: int, n: int) -> list[str]:
