@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tutor.threads import set_openmp_waits
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# llama.cpp's OpenMP threads spin at every barrier by default; on a busy machine (CI neighbours, other jobs)
-# a spinning thread waits for one that is descheduled and a single token can take seconds instead of
-# milliseconds. Sleeping waits keep the suite's time steady. Must be set before llama_cpp is imported.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# llama.cpp's OpenMP threads: the app's short spin, then sleep (tutor/threads.py), set before llama_cpp is
+# imported whichever test module imports it first.
+set_openmp_waits()
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEV_SET = SHARED / "dev-set.jsonl"

@@ -2,9 +2,7 @@
 
 __version__ = "0.1.0"
 
-import os as _os
+from tutor.threads import set_openmp_waits as _set_openmp_waits
 
-# llama.cpp's OpenMP threads busy-wait by default; on a busy laptop (or a shared 2-core machine) a
-# spinning thread that loses its core turns a 30 ms token into seconds. Sleeping threads cost little
-# when the machine is idle. Set before llama_cpp is first imported; an explicit setting wins.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# llama.cpp's OpenMP threads: a short spin, then sleep (tutor/threads.py). Before llama_cpp is first imported.
+_set_openmp_waits()

@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from tutor.catalogue import catalogue, resolve
     from tutor.decoding.native import cpu_has_amx, llama_system_info
     from tutor.errors import TutorError
+    from tutor.threads import set_openmp_waits
 
     names = args.models.split(",") if args.models else list(catalogue())
     rows, skipped = [], []
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         for extra in ("1", "0"):
             env = dict(os.environ, GRAMMAR_TUTOR_EXTRA_BUFTS=extra)
-            env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            set_openmp_waits(env)
             proc = subprocess.run([sys.executable, "-m", "tutor.decoding.bench_native", name], env=env,
                                   capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
             if proc.returncode != 0:

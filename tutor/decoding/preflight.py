@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tutor.errors import ModelError
+from tutor.threads import set_openmp_waits
 
 PROBE_TEXT = "He goed to school yesterday. The correct sentence is: He went to school yesterday."
 _TIMEOUT_S = 180.0
@@ -83,7 +84,7 @@ def run_probe(model_path: Path, model_sha256: str, *, timeout: float = _TIMEOUT_
     build = build_identity()
     cmd = [sys.executable, "-m", "tutor.decoding.preflight", str(model_path)]
     env = dict(os.environ)
-    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    set_openmp_waits(env)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
                               stdin=subprocess.DEVNULL, encoding="utf-8", errors="replace")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.errors import TutorError
+from tutor.threads import set_openmp_waits
 
 
 class Busy(TutorError):
@@ -42,7 +43,7 @@ class ModelInfo:
 
 def _worker_main(conn: Any, model: str | None, threads: int) -> None:
     """Worker process: load one Tutor, then answer ("correct"|"check", text) jobs until told to stop."""
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    set_openmp_waits()
     try:
         import llama_cpp
 
