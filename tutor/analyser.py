@@ -8,16 +8,30 @@ sentence (the sentences before it, the rest of a text) is evidence too. The Judg
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tutor.a13.analysis import Analysis, analyse, tokenize
 from tutor.judge.slots import Proposal, build_slots, tense_counts
 
 
+@lru_cache(maxsize=2048)
+def analysed(sentence: str) -> Analysis:
+    """Return `analyse(sentence)`, kept for the sentences read last: a re-check while typing reads every
+    sentence of the text again, and most are unchanged (the parse was half of a re-check's time).
+
+    An analysis depends on the sentence alone (and the registry's data, read once), and nothing changes
+    it after it is made, so one object serves every caller and thread.
+    """
+    return analyse(sentence)
+
+
 class Analyser:
-    """Reads sentences with the registry; holds no state, so one serves every thread."""
+    """Reads sentences with the registry; holds no state of its own (its analyses are kept by sentence,
+    `analysed`), so one serves every thread."""
 
     def analyse(self, sentence: str) -> Analysis:
         """Return the registry's analysis of one sentence."""
-        return analyse(sentence)
+        return analysed(sentence)
 
     def tenses(self, text: str) -> tuple[int, int]:
         """Return the (past, present) finite forms in `text` (a narrative's tense, as evidence)."""
@@ -30,7 +44,7 @@ class Analyser:
         `tense_text` is the text just before the sentence, whose verbs' tenses are evidence for the
         sentence's; `text_tenses` the (past, present) finite forms in the rest of a text, on both sides.
         """
-        analysis = analysis if analysis is not None else analyse(sentence)
+        analysis = analysis if analysis is not None else analysed(sentence)
         if analysis.abstain:
             return Proposal(sentence, analysis)
         return Proposal(sentence, analysis, build_slots(analysis, self.tenses(tense_text), text_tenses))

@@ -130,10 +130,14 @@ def _requantized(entry: ModelEntry) -> Path:
     if target.is_file() and (entry.sha256 is None or file_sha256(target) == entry.sha256):
         return target
     base = resolve(src["from"])  # the source, verified by its own sha256
-    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".part")
-    _quantize(base.path, tmp, src["ftype"])
-    tmp.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _quantize(base.path, tmp, src["ftype"])
+        tmp.replace(target)
+    except OSError as exc:
+        raise ModelError(f"model {entry.name!r} could not be written to {target.parent} ({exc.strerror or exc}):"
+                         " free some disk space, or set GRAMMAR_TUTOR_CACHE to a writable folder.") from exc
     if entry.sha256 and file_sha256(target) != entry.sha256:
         target.unlink(missing_ok=True)
         raise ModelError(
