@@ -139,3 +139,21 @@ def test_a_fix_the_learner_applies_does_not_reread_the_next_sentence(tutor_engin
     assert index + 1 not in again.rescored and again.tokens_evaluated < first.tokens_evaluated / 2
     assert again.to_dict() == tutor_engine.check(fixed).to_dict()
     assert "have" not in [f.written for f in again.findings]
+
+
+@pytest.mark.model
+def test_a_recheck_parses_only_the_sentence_that_changed(tutor_engine, monkeypatch):
+    """Analyses are kept by sentence: the parser reads the edited sentence again, and no other."""
+    import tutor.a13.analysis as analysis
+
+    checker = IncrementalChecker(tutor_engine)
+    text = TEXT.replace("small hotel", "quiet hotel")  # sentences no other test has analysed
+    checker.check(text)
+    parsed: list[str] = []
+    real_parse = analysis.parse
+    monkeypatch.setattr(analysis, "parse", lambda sentence, *a, **k: parsed.append(sentence) or
+                        real_parse(sentence, *a, **k))
+    edited = text.replace("every morning", "every evening")
+    again = checker.check(edited)
+    assert parsed == ["She watch the waves every evening."]
+    assert again.to_dict() == tutor_engine.check(edited).to_dict()  # the same answer as a full check
