@@ -121,12 +121,16 @@ def _normalise_misspellings(words: list[Word], lex, lists) -> tuple[list[Word], 
 
     A word counts as a misspelling only when an English word list does not know it and exactly
     one form of the 20 is nearest (Damerau-Levenshtein distance 1, or 2 for words of 7+ letters).
+    A capitalised word after the sentence's first is a name (*a band called Arde*, *we met Sera*),
+    never a misspelled verb.
     """
     from tutor.a13.spelling import nearest_form
 
     out, found = [], {}
     for i, w in enumerate(words):
-        form = nearest_form(w.norm) if w.norm not in lex and w.norm not in out_of_scope_errors() else None
+        name = i > 0 and w.text[:1].isupper()
+        form = nearest_form(w.norm) if not name and w.norm not in lex and w.norm not in out_of_scope_errors() \
+            else None
         if form is not None:
             out.append(Word(w.text, form, w.start, w.end))
             found[i] = w.text

@@ -2,6 +2,8 @@
 
 import pytest
 
+from tutor.a13.analysis import analyse
+
 from tutor.a13.spelling import nearest_form
 
 
@@ -47,3 +49,16 @@ def test_a_verb_after_a_british_spelling_keeps_its_frame():
 
     options = analyse("My neighbour go to the gym every morning.").options
     assert [(o.written, o.cell.english[0]) for o in options if o.is_error] == [("go", "goes")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "On Saturday we listened to a group called Arde Negro at the festival.",  # 'Arde' is one letter from 'are'
+    "My best friend at school was a girl named Arde.",
+])
+def test_a_capitalised_word_after_the_first_is_a_name_not_a_misspelled_verb(sentence):
+    assert [o.written for o in analyse(sentence).options if o.is_error] == []
+
+
+def test_a_misspelled_verb_in_lower_case_is_still_read():
+    assert "wached" in [o.written for o in analyse("Yesterday my brother wached a film about sharks.").options
+                        if o.is_error]
