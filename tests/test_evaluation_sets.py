@@ -1,0 +1,38 @@
+"""The labelled essay sets are what every accuracy figure rests on: each span is where it says it is, and each
+in-scope error names one of §A13's cells (checked against the tables, not against the tutor's code)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+ESSAY_SETS = sorted(DATA.glob("messy_essays_*.jsonl"))
+VERBS = {"work", "play", "walk", "talk", "listen", "watch", "study", "finish", "start", "look", "want", "like",
+         "be", "have", "do", "go", "come", "see", "eat", "write"}  # shared/A13.md, section 2
+TENSES = {"infinitive", "present simple", "past simple", "past participle", "simple future"}
+PERSONS = {"1st singular", "2nd singular", "3rd singular"}
+
+
+def test_the_essay_sets_are_all_found():
+    assert [p.name[-7:-6] for p in ESSAY_SETS] == ["a", "b", "c", "d", "e"]
+
+
+@pytest.mark.parametrize("path", ESSAY_SETS, ids=lambda p: p.name)
+def test_every_span_is_where_it_says_and_no_two_overlap(path):
+    ids = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        assert record["id"] not in ids
+        ids.add(record["id"])
+        text = record["text"]
+        spans = []
+        for key in ("errors", "out_of_scope", "other"):
+            for item in record[key]:
+                assert text[item["start"]:item["end"]] == item["written"], (record["id"], item)
+                spans.append((item["start"], item["end"]))
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), record["id"]
+        for error in record["errors"]:
+            assert error["verb"] in VERBS and error["tense"] in TENSES and error["person"] in PERSONS, error
+            assert error["correct_form"] in error["correct_form_accepted"] and error["spanish_accepted"]
