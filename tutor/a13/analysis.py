@@ -22,7 +22,7 @@ from tutor.a13.options import Option
 from tutor.a13.registry import registry
 from tutor.a13.rules import Site
 from tutor.a13.sentence import Sentence
-from tutor.a13.syntax import Frame, parse
+from tutor.a13.syntax import Frame, asides, parse
 from tutor.a13.time_cues import time_levels
 from tutor.a13.words import Word, tokenize, word_lists
 from tutor.scope import load_scope
@@ -60,11 +60,12 @@ def analyse(sentence: str) -> Analysis:
     words, misspelled = _normalise_misspellings(words, lex, lists)
     s = Sentence(words)
     analysis = Analysis(sentence, words)
-    parsed = parse(sentence)
+    aside = asides(sentence)  # parsed without ', for example,' between a subject and its verb
+    parsed = parse(sentence, aside)
     frames = {w.start: parsed.frame(w.start) for w in words}
     if misspelled:  # a misspelled verb's own frame is read with it parsed as its form ('my dog whent crazy')
-        as_forms = parse(sentence, [(words[i].start, words[i].end, _as_written_case(words[i].norm, written))
-                                    for i, written in misspelled.items()])
+        as_forms = parse(sentence, aside + [(words[i].start, words[i].end, _as_written_case(words[i].norm, written))
+                                            for i, written in misspelled.items()])
         frames.update({words[i].start: as_forms.frame(words[i].start) for i in misspelled})
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()

@@ -154,6 +154,18 @@ class Parsed:
                      past_neighbour=_past_neighbour(head), existential=existential, notional=notional)
 
 
+def asides(sentence: str) -> list[tuple[int, int, str]]:
+    """Return the spans of comma-enclosed asides (*, for example,*) to parse the sentence without: (start, end, "").
+
+    The span runs from the aside's first comma through its second, so *my cousin, for example, looks* is
+    parsed as *my cousin looks*, and its subject is found (data/a13/syntax.json, `asides`).
+    """
+    import re
+
+    phrases = "|".join(re.escape(p) for p in sorted(lists()["asides"], key=len, reverse=True))
+    return [(m.start(), m.end(), "") for m in re.finditer(rf",\s*(?:{phrases})\s*,", sentence, re.IGNORECASE)]
+
+
 def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed:
     """Return the sentence parsed (raises ModelError when the parser cannot be loaded).
 

@@ -112,3 +112,13 @@ def test_an_event_or_a_place_is_no_collective_noun():
     """'party' and 'club' are mostly an event and a place in learners' writing: their verb agrees as singular."""
     assert frame_of("Last night the party were great.", "were").subject.number == "singular"
     assert frame_of("The club are near my house.", "are").subject.number == "singular"
+
+
+def test_an_aside_between_commas_is_left_out_of_the_parse_and_its_subject_found():
+    from tutor.a13.syntax import asides
+
+    sentence = "My neighbour, for example, walk her dog at six."
+    assert [(sentence[a:b], word) for a, b, word in asides(sentence)] == [(", for example,", "")]
+    frame = parse(sentence, asides(sentence)).frame(sentence.index("walk"))
+    assert frame is not None and frame.subject.person == "3rd singular"
+    assert asides("For example, my neighbour walks her dog.") == []  # not between commas: nothing to leave out
