@@ -1,6 +1,7 @@
 """The labelled essay sets are what every accuracy figure rests on: each span is where it says it is, and each
 in-scope error names one of §A13's cells (checked against the tables, not against the tutor's code)."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -32,7 +33,7 @@ def test_every_span_is_where_it_says_and_no_two_overlap(path):
                 assert text[item["start"]:item["end"]] == item["written"], (record["id"], item)
                 spans.append((item["start"], item["end"]))
         spans.sort()
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), record["id"]
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), record["id"]
         for error in record["errors"]:
             assert error["verb"] in VERBS and error["tense"] in TENSES and error["person"] in PERSONS, error
             assert error["correct_form"] in error["correct_form_accepted"] and error["spanish_accepted"]
