@@ -3,7 +3,6 @@
 import pytest
 
 from tutor.a13.analysis import analyse
-
 from tutor.a13.spelling import nearest_form
 
 
