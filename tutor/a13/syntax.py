@@ -14,7 +14,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -129,9 +129,19 @@ class Parsed:
 
     def __init__(self, doc: Any, to_written: Callable[[int], int] = lambda i: i) -> None:
         """`to_written` maps an offset of the parsed text to the sentence as written (they differ where a
-        misspelled verb was parsed as its form); a frame's subject spans stay in the parsed text."""
+        misspelled verb was parsed as its form, or an aside was left out); a frame's spans are given as written."""
         self.doc = doc
+        self._to_written = to_written
         self._by_start = {to_written(t.idx): t for t in doc}
+
+    def _span(self, start: int, end: int) -> tuple[int, int]:
+        """Return a span of the parsed text as offsets of the sentence as written."""
+        return self._to_written(start), self._to_written(end - 1) + 1
+
+    def _written(self, sub: Subject) -> Subject:
+        if sub.start < 0:
+            return sub
+        return replace(sub, start=self._span(sub.start, sub.end)[0], end=self._span(sub.start, sub.end)[1])
 
     def token_at(self, start: int) -> Any | None:
         """Return the parser's token that starts at `start` (None if the tokenisations differ there)."""
@@ -150,20 +160,29 @@ class Parsed:
             existential, notional = _existential(head)
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential or "unknown")
-        return Frame(verbal, subject, actor=_actor(tok), reported=_reported(head), relative=head.dep_ == "relcl",
-                     past_neighbour=_past_neighbour(head), existential=existential, notional=notional)
+        return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
+                     relative=head.dep_ == "relcl", past_neighbour=_past_neighbour(head), existential=existential,
+                     notional=self._span(*notional) if notional else None)
 
 
 def asides(sentence: str) -> list[tuple[int, int, str]]:
     """Return the spans of comma-enclosed asides (*, for example,*) to parse the sentence without: (start, end, "").
 
     The span runs from the aside's first comma through its second, so *my cousin, for example, looks* is
-    parsed as *my cousin looks*, and its subject is found (data/a13/syntax.json, `asides`).
+    parsed as *my cousin looks*, and its subject is found; after a fronted phrase the first comma stays
+    (*in the future, I think, robots will* is parsed as *in the future, robots will*); data/a13/syntax.json
+    holds both lists.
     """
     import re
 
     phrases = "|".join(re.escape(p) for p in sorted(lists()["asides"], key=len, reverse=True))
-    return [(m.start(), m.end(), "") for m in re.finditer(rf",\s*(?:{phrases})\s*,", sentence, re.IGNORECASE)]
+    openers = set(lists()["fronted_openers"])
+    out = []
+    for m in re.finditer(rf",\s*(?:{phrases})\s*,", sentence, re.IGNORECASE):
+        before = re.split(r"[,;:]", sentence[: m.start()])[-1].split()
+        fronted = bool(before) and before[0].lower() in openers  # 'In the future, I think, …': keep its comma
+        out.append((m.start() + 1 if fronted else m.start(), m.end(), ""))
+    return out
 
 
 def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed:

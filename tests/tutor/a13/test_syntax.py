@@ -122,3 +122,13 @@ def test_an_aside_between_commas_is_left_out_of_the_parse_and_its_subject_found(
     frame = parse(sentence, asides(sentence)).frame(sentence.index("walk"))
     assert frame is not None and frame.subject.person == "3rd singular"
     assert asides("For example, my neighbour walks her dog.") == []  # not between commas: nothing to leave out
+
+
+def test_after_a_fronted_phrase_the_aside_leaves_that_phrase_its_comma_and_spans_are_as_written():
+    from tutor.a13.syntax import asides
+
+    sentence = "In the summer, of course, my cousin walk to the lake every day."
+    assert [sentence[a:b] for a, b, _ in asides(sentence)] == [" of course,"]
+    frame = parse(sentence, asides(sentence)).frame(sentence.index("walk"))
+    assert frame is not None and frame.subject.person == "3rd singular"
+    assert sentence[frame.subject.start:frame.subject.end] == "my cousin"  # offsets of the sentence as written
