@@ -91,7 +91,8 @@ def finished_time(j: int, s: Sentence) -> bool:
     if s.norm(lo - 1) == "when":
         lo -= 1  # 'When I was a child I have studied …'
     hi = j
-    while hi + 1 < len(s.norms) and s.norm(hi + 1) not in lists["clause_breaks"] - {"when"}:
+    while hi + 1 < len(s.norms) and (s.norm(hi + 1) not in lists["clause_breaks"] - {"when"}
+                                     or _joins_nouns(hi + 1, s)):
         hi += 1
     for k in range(lo, hi + 1):
         n, nxt = s.norm(k), s.norm(k + 1)
@@ -113,6 +114,17 @@ def finished_time(j: int, s: Sentence) -> bool:
         if s.norm(k) in lists["past_clause_conjunctions"] and _past_clause_follows(k, s):
             return True  # 'has worked there until he retired', 'have eaten before we arrived'
     return False
+
+
+_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
+
+
+def _joins_nouns(k: int, s: Sentence) -> bool:
+    """Return True when word k is *and* / *or* joining noun phrases, not clauses: no verb or subject pronoun
+    in the next four words (*I have eaten roast beef and pudding last Sunday*: the clause goes on)."""
+    if s.norm(k) not in ("and", "or"):
+        return False
+    return not any(s.is_verbish(x) or s.norm(x) in _PRONOUNS for x in range(k + 1, min(k + 5, len(s.norms))))
 
 
 def _past_clause_follows(k: int, s: Sentence) -> bool:
