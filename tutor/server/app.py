@@ -186,9 +186,11 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
         value = await asyncio.wrap_future(pool.submit(kind, text))
         return value, (time.perf_counter() - t0) * 1000
 
-    async def save(body: _Body, who: Writer, results: list[CorrectionResult]) -> list[str]:
+    async def save(body: _Body, who: Writer, results: list[CorrectionResult], replacing_text: str | None = None
+                   ) -> list[str]:
         ids = records.row_ids(body.id, len(results))
-        await run_in_threadpool(records.save, store, who.learner_id, list(zip(ids, results, strict=True)))
+        await run_in_threadpool(lambda: records.save(store, who.learner_id, list(zip(ids, results, strict=True)),
+                                                     replacing_text=replacing_text))
         return ids
 
     @app.get("/health")
@@ -219,7 +221,7 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     async def check(request: Request, body: CheckBody) -> JSONResponse:
         who = await writer(request, body.learner, body.learner_uuid)
         checked, _ = await run_model("check", body.text)
-        ids = await save(body, who, records.finding_results(checked, pool.info))
+        ids = await save(body, who, records.finding_results(checked, pool.info), replacing_text=body.text)
         out = checked.to_dict()
         for finding, row_id in zip(out["findings"], ids, strict=True):
             finding["id"] = row_id

@@ -31,15 +31,17 @@ class ReusedRequest(TutorError):
     """A request UUID came back with another learner or another text: a new request reusing an old id (HTTP 409)."""
 
 
-def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]]) -> int:
+def save(store: Store, learner: int, items: list[tuple[str, CorrectionResult]], *,
+         replacing_text: str | None = None) -> int:
     """Store (row UUID, result) pairs in one transaction, skipping UUIDs already there; return rows added.
 
     A UUID already there is a retry only when it holds the same learner's same sentence; anything else means
     the request id was reused for a different request, and ReusedRequest refuses it whole (nothing stored)
-    instead of dropping the new correction silently.
+    instead of dropping the new correction silently. `replacing_text`: a text checked again replaces the
+    findings of its earlier checks (Store.save_once).
     """
     try:
-        return store.save_once(learner, items)
+        return store.save_once(learner, items, replacing_text=replacing_text)
     except ConflictError:
         raise ReusedRequest("this request id was already used for a different request; send a new id "
                             "(a fresh UUID) with every new request. Nothing was stored") from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -123,20 +124,23 @@ def same_text_key(text: str) -> str:
     return " ".join(text.split())
 
 
-def forget_text(db: sqlite_utils.Database, learner: int, text: str) -> int:
+def forget_text(db: sqlite_utils.Database, learner: int, text: str, keep: Sequence[str] = ()) -> int:
     """Delete the learner's findings from earlier checks of the same text (same_text_key), with their mask
-    timings and outbox entries; return the rows deleted. The caller holds the write transaction."""
+    timings and outbox entries, except the rows whose UUID is in `keep` (a retried request's own rows);
+    return the rows deleted. The caller holds the write transaction."""
     key = same_text_key(text)
     texts = [t for (t,) in db.execute(f"SELECT DISTINCT source_text FROM {CORRECTIONS}"
                                        " WHERE learner_id = ? AND kind = 'check' AND source_text IS NOT NULL",
                                        [learner]) if same_text_key(t) == key]
+    spare = f" AND id NOT IN ({', '.join('?' * len(keep))})" if keep else ""
     deleted = 0
     for old in texts:
-        rows = f"SELECT {{}} FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check' AND source_text = ?"
-        db.execute(f"DELETE FROM {MASK_TIMINGS} WHERE correction_seq IN ({rows.format('seq')})", [learner, old])
-        db.execute(f"DELETE FROM {OUTBOX} WHERE correction_id IN ({rows.format('id')})", [learner, old])
+        args = [learner, old, *keep]
+        rows = f"SELECT {{}} FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check' AND source_text = ?{spare}"
+        db.execute(f"DELETE FROM {MASK_TIMINGS} WHERE correction_seq IN ({rows.format('seq')})", args)
+        db.execute(f"DELETE FROM {OUTBOX} WHERE correction_id IN ({rows.format('id')})", args)
         deleted += db.execute(f"DELETE FROM {CORRECTIONS} WHERE learner_id = ? AND kind = 'check'"
-                              " AND source_text = ?", [learner, old]).rowcount
+                              f" AND source_text = ?{spare}", args).rowcount
     return deleted
 
 

@@ -206,16 +206,22 @@ class Store:
             return self._insert(db, items, learner_id, model_name=model_name, model_sha256=model_sha256,
                                 settings=settings)
 
-    def save_once(self, learner: Learner, items: Iterable[tuple[str, CorrectionResult]]) -> int:
+    def save_once(self, learner: Learner, items: Iterable[tuple[str, CorrectionResult]], *,
+                  replacing_text: str | None = None) -> int:
         """Save (row UUID, result) pairs in one transaction, skipping UUIDs already there; return the rows added.
 
         Saving the same pairs again adds nothing, so a request retried after a lost answer, or a row kept both
         here and on a class server, is stored once. A UUID already there is a repeat only when it holds the
-        same learner's same text; anything else raises ConflictError and nothing is stored.
+        same learner's same text; anything else raises ConflictError and nothing is stored. With
+        `replacing_text` (a text check's findings), the learner's findings from earlier checks of the same text
+        are deleted in the same transaction, as `save_check` does, except the rows being saved again.
         """
         learner_id = self._learner_for_write(learner)
         added = 0
+        items = list(items)
         with self._conns.write("saving corrections under their UUIDs") as db:
+            if replacing_text is not None:  # a text checked again: its earlier findings go, as in save_check
+                queries.forget_text(db, learner_id, replacing_text, keep=[row_id for row_id, _ in items])
             for row_id, result in items:
                 row = correction_row(result, learner_id=learner_id, model_name=None, model_sha256=None,
                                      settings=None)

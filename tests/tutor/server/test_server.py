@@ -157,6 +157,20 @@ def test_check_is_one_line_of_check_jsonl_and_every_finding_is_stored_once(live_
     assert all(text[f["start"]:f["end"]] == f["written"] for f in out["findings"])
 
 
+def test_checking_the_same_text_again_replaces_its_findings_and_an_edited_text_is_another(live_server) -> None:
+    """As in the app (Store.save_check): a text's mistakes count once, however often it is checked."""
+    client = ClassClient(live_server.url, live_server.token)
+    text = "Last summer my brother go to Lima. He have a new job there."
+    first = client.check("Tomás", text, request_id=str(uuid.uuid4()))
+    assert len(first["findings"]) == 2
+    again = client.check("Tomás", text + "\n", request_id=str(uuid.uuid4()))  # the same text, a new request
+    rows = live_server.store.history("Tomás")
+    assert {row["id"] for row in rows} == {f["id"] for f in again["findings"]}
+    assert not {f["id"] for f in first["findings"]} & {row["id"] for row in rows}
+    other = client.check("Tomás", "My cousin go to Quito every year.", request_id=str(uuid.uuid4()))
+    assert len(live_server.store.history("Tomás")) == len(again["findings"]) + len(other["findings"])
+
+
 def test_a_small_class_checks_texts_at_once_every_finding_stored_exactly_once(live_server) -> None:
     before = live_server.store.count_history()
     load = drive(live_server.url, live_server.token, load_texts(), learners=5, requests=2, endpoint="check")
