@@ -154,12 +154,9 @@ def _quantize(source: Path, target: Path, ftype: str) -> None:
 
     import llama_cpp
 
-    @llama_cpp.llama_log_callback
-    def quiet(level, text, user_data):  # the quantizer logs a line per tensor
-        return None
+    from tutor.llama_logs import silence_llama_logs
 
-    llama_cpp.llama_log_set(quiet, ctypes.c_void_p(0))
-    _quantize.keep = quiet  # type: ignore[attr-defined]  # the C side keeps the pointer
+    silence_llama_logs()  # the quantizer logs a line per tensor
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{ftype}")
     params.allow_requantize = True

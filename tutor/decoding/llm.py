@@ -7,7 +7,6 @@ previous one (the fixed few-shot prompt) re-evaluates only what differs.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 from pathlib import Path
 
@@ -19,21 +18,13 @@ from tutor.decoding.native import context_params_with_sequences, model_params_fo
 from tutor.engine.decode import EvalStats
 from tutor.engine.llama_cpp import LlamaContext
 from tutor.errors import ModelError
+from tutor.llama_logs import silence_llama_logs
 
 __all__ = ["EvalStats", "LoadedModel"]
 
 # Sequences of the context (one KV cache shared by all): sequence 0 holds the prompt and the rest
 # let the judge score up to this many variants of a sentence in one batch (tutor/decoding/tree_scoring.py).
 SCORING_SEQUENCES = 64
-
-
-def _silence_llama_logs() -> None:
-    @llama_cpp.llama_log_callback
-    def _quiet(level, text, user_data):
-        return None
-
-    llama_cpp.llama_log_set(_quiet, ctypes.c_void_p(0))
-    _silence_llama_logs.keep = _quiet  # type: ignore[attr-defined]  # the C side keeps a pointer
 
 
 
@@ -50,7 +41,7 @@ class LoadedModel(LlamaContext):
                  seed: int = 0) -> None:
         path = Path(model.path if isinstance(model, ModelFile) else model)
         check_gguf(path)
-        _silence_llama_logs()
+        silence_llama_logs()
         threads = n_threads or max(1, min(4, os.cpu_count() or 1))
         try:
             with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull), \
