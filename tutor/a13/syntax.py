@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -141,7 +142,8 @@ class Parsed:
     def _written(self, sub: Subject) -> Subject:
         if sub.start < 0:
             return sub
-        return replace(sub, start=self._span(sub.start, sub.end)[0], end=self._span(sub.start, sub.end)[1])
+        start, end = self._span(sub.start, sub.end)
+        return replace(sub, start=start, end=end)
 
     def token_at(self, start: int) -> Any | None:
         """Return the parser's token that starts at `start` (None if the tokenisations differ there)."""
@@ -173,16 +175,20 @@ def asides(sentence: str) -> list[tuple[int, int, str]]:
     (*in the future, I think, robots will* is parsed as *in the future, robots will*); data/a13/syntax.json
     holds both lists.
     """
-    import re
-
-    phrases = "|".join(re.escape(p) for p in sorted(lists()["asides"], key=len, reverse=True))
-    openers = set(lists()["fronted_openers"])
+    pattern, openers = _aside_pattern()
     out = []
-    for m in re.finditer(rf",\s*(?:{phrases})\s*,", sentence, re.IGNORECASE):
+    for m in pattern.finditer(sentence):
         before = re.split(r"[,;:]", sentence[: m.start()])[-1].split()
         fronted = bool(before) and before[0].lower() in openers  # 'In the future, I think, …': keep its comma
         out.append((m.start() + 1 if fronted else m.start(), m.end(), ""))
     return out
+
+
+@cache
+def _aside_pattern() -> tuple[re.Pattern[str], frozenset[str]]:
+    """Return the pattern of a comma-enclosed aside, and the words that open a fronted phrase (built once)."""
+    phrases = "|".join(re.escape(p) for p in sorted(lists()["asides"], key=len, reverse=True))
+    return re.compile(rf",\s*(?:{phrases})\s*,", re.IGNORECASE), frozenset(lists()["fronted_openers"])
 
 
 def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed:
