@@ -116,15 +116,13 @@ def finished_time(j: int, s: Sentence) -> bool:
     return False
 
 
-_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
-
-
 def _joins_nouns(k: int, s: Sentence) -> bool:
     """Return True when word k is *and* / *or* joining noun phrases, not clauses: no verb or subject pronoun
     in the next four words (*I have eaten roast beef and pudding last Sunday*: the clause goes on)."""
     if s.norm(k) not in ("and", "or"):
         return False
-    return not any(s.is_verbish(x) or s.norm(x) in _PRONOUNS for x in range(k + 1, min(k + 5, len(s.norms))))
+    pronouns = s.lists["personal_pronouns"]
+    return not any(s.is_verbish(x) or s.norm(x) in pronouns for x in range(k + 1, min(k + 5, len(s.norms))))
 
 
 def _past_clause_follows(k: int, s: Sentence) -> bool:

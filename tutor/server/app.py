@@ -189,8 +189,8 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     async def save(body: _Body, who: Writer, results: list[CorrectionResult], replacing_text: str | None = None
                    ) -> list[str]:
         ids = records.row_ids(body.id, len(results))
-        await run_in_threadpool(lambda: records.save(store, who.learner_id, list(zip(ids, results, strict=True)),
-                                                     replacing_text=replacing_text))
+        await run_in_threadpool(records.save, store, who.learner_id, list(zip(ids, results, strict=True)),
+                                replacing_text=replacing_text)
         return ids
 
     @app.get("/health")
