@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tutor.threads import set_openmp_waits
+import tutor  # noqa: F401  # importing tutor sets llama.cpp's OpenMP waits (tutor/threads.py) before llama_cpp loads
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# llama.cpp's OpenMP threads: the app's short spin, then sleep (tutor/threads.py), set before llama_cpp is
-# imported whichever test module imports it first.
-set_openmp_waits()
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEV_SET = SHARED / "dev-set.jsonl"
