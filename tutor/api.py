@@ -27,6 +27,7 @@ from tutor.analyser import Analyser
 from tutor.answer import AnswerDecoder
 from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
+from tutor.judge.in_turn import judge_in_turn
 from tutor.judge.judge import Calibration, Judge
 from tutor.judge.result import Judged
 from tutor.output_contract import validate_output
@@ -217,7 +218,8 @@ class Tutor:
     # ------------------------------------------------------------------------------------------
     def judged(self, sentence: str, analysis: Analysis | None = None) -> Judged:
         """Return the judge's verdict on every verb slot of one (checked) sentence, as `correct` judges it."""
-        return self.judge.judge(self.analyser.propose(sentence, analysis))
+        return judge_in_turn(self.judge, lambda s: self.analyser.propose(s, analysis if s == sentence else None),
+                             sentence)
 
     def correct(self, sentence: str, *, on_token: Callable[[str], None] | None = None) -> CorrectionResult:
         """Return the correction of one sentence (raises InputError for unusable input)."""
@@ -228,7 +230,7 @@ class Tutor:
             raise ValueError("facts=False and table=False are ablations kept for comparison; run them through "
                              "tutor.lab.ablations.Ablation(tutor), as `grammar-tutor correct --no-facts` does")
         proposal = self.analyser.propose(original)
-        judged = None if proposal.abstain else self.judge.judge(proposal)
+        judged = None if proposal.abstain else self.judged(original, proposal.analysis)
         chosen = judged.answer() if judged is not None else None
         if chosen is None:
             return self.abstained(original, proposal.analysis, t0)

@@ -23,7 +23,7 @@ from tutor.a13.registry import registry
 from tutor.a13.rules import Site
 from tutor.a13.sentence import Sentence
 from tutor.a13.syntax import Frame, asides, parse
-from tutor.a13.time_cues import time_levels
+from tutor.a13.time_cues import past_cue_starts, time_levels
 from tutor.a13.words import Word, tokenize, word_lists
 from tutor.scope import load_scope
 
@@ -61,11 +61,12 @@ def analyse(sentence: str) -> Analysis:
     s = Sentence(words)
     analysis = Analysis(sentence, words)
     aside = asides(sentence)  # parsed without ', for example,' between a subject and its verb
-    parsed = parse(sentence, aside)
+    cues = past_cue_starts(words, lists)
+    parsed = parse(sentence, aside, cues)
     frames = {w.start: parsed.frame(w.start) for w in words}
     if misspelled:  # a misspelled verb's own frame is read with it parsed as its form ('my dog whent crazy')
         as_forms = parse(sentence, aside + [(words[i].start, words[i].end, _as_written_case(words[i].norm, written))
-                                            for i, written in misspelled.items()])
+                                            for i, written in misspelled.items()], cues)
         frames.update({words[i].start: as_forms.frame(words[i].start) for i in misspelled})
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()
@@ -97,7 +98,7 @@ def analyse(sentence: str) -> Analysis:
             options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
         kept = read_frame(options, frame, i, s, misspelled, frames)
         if not kept and frame is not None and frame.verbal and frame.subject.number in (
-                "plural", "coordinated", "collective"):
+                "plural", "coordinated", "collective", "unclear"):
             analysis.plural_verbs.append(w)
         analysis.options.extend(kept)
     return analysis

@@ -30,7 +30,7 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
         return options  # the two tokenisations differ here: the hand rules decide
     if not frame.verbal:  # the parser has no verb here ('like' read as a preposition): the hand rules decide,
         # unless whoever would do the action is plural ('students only have ten minutes for eat')
-        return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective")]
+        return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective", "unclear")]
     sub = frame.subject
     if sub.number == "none" and i > 0 and frames is not None:
         j = s.prev_index(i)
@@ -41,7 +41,9 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
             sub = aux.subject
     # a collective subject: 'the staff were kind' and 'was' are both right, so a word read as a number-dependent
     # form gets no correction at all; a past or a participle is corrected as either number ('my family camed')
-    leave_alone = sub.number in ("plural", "coordinated")  # §A13 has no plural persons: nothing to say
+    # §A13 has no plural persons: nothing to say; an unclear number ('all the shop were', 'computer have'):
+    # the noun is as likely the error as the verb, so the verb is left as written (§A13 §5, which word is wrong)
+    leave_alone = sub.number in ("plural", "coordinated", "unclear")
     if sub.number == "collective":
         leave_alone = any(agrees(p) for p in options if p.rule not in actor_rules())
         sub = Subject("singular", "3rd singular")
@@ -49,7 +51,7 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
     for o in options:
         if o.rule in actor_rules():  # the person of whoever does the infinitive's action
             actor = frame.actor
-            if actor.number in ("plural", "coordinated") or (actor.number == "collective" and agrees(o)) or (
+            if actor.number in ("plural", "coordinated", "unclear") or (actor.number == "collective" and agrees(o)) or (
                     actor.labelled and actor.person != o.cell.person):
                 continue
             out.append(o)

@@ -90,6 +90,30 @@ def like_preposition(site: Site) -> list[Option] | None:
     return None
 
 
+@proposer
+def no_finite_slot(site: Site) -> list[Option] | None:
+    """A verb where the slot takes no finite verb and no §A13 form: right after a preposition (*before go*,
+    *thanks for help me*: an -ing form), a bare *be* after a form of *be* (*the best part was be there*), or a
+    verb right after a reflexive object (*I consider myself be lucky*)."""
+    s, i, lists, pn, prev = site.s, site.i, site.s.lists, site.pn, site.prev
+    if not site.kinds & {"base", "present"} or prev != i - 1:
+        return None
+    if pn in lists["gerund_prepositions"]:
+        return []
+    if pn == "for" and s.norm(prev - 1) in lists["for_gerund_heads"]:
+        return []
+    if site.verb == "be" and "base" in site.kinds and pn in lists["be_forms"]:
+        return []
+    return [] if pn in lists["reflexive_pronouns"] else None
+
+
+@proposer
+def there_mistyped(site: Site) -> list[Option] | None:
+    """*be* right after *the* or *their* (*I think the are many reasons*): the learner meant *there*, and the
+    verb agrees with what follows; the mistyped word is the error, not the verb."""
+    return [] if site.verb == "be" and site.prev == site.i - 1 and site.pn in site.s.lists["there_typos"] else None
+
+
 # --- slots an auxiliary or a marker fixes ------------------------------------------------------
 
 @proposer
@@ -228,6 +252,26 @@ def passive(site: Site) -> list[Option] | None:
                         "correct" if ok else "wrong_participle", "passive")]
 
 
+@proposer
+def redundant_auxiliary(site: Site) -> list[Option] | None:
+    """A form of *be* with another finite or participle form after it (*she is always been kind*, *we was
+    went*): one verb should go, so neither word gets a §A13 swap."""
+    s, i, lists = site.s, site.i, site.s.lists
+    nxt = s.next_index(i)
+    if site.verb == "be" and site.w.norm in lists["be_forms"] and _past_only(nxt, s):
+        return []
+    if site.pn in lists["be_forms"] - {"be", "being"} and site.kinds & {"past", "participle"} \
+            and not site.kinds & {"base", "present"} and (site.verb == "be" or site.verb not in lists["passive_verbs"]):
+        return []
+    return None
+
+
+def _past_only(j: int, s: Sentence) -> bool:
+    """Return True when word j is a past or a participle of the 20 and nothing else (*been*, *went*, *saw*)."""
+    kinds = {r.kind for r in s.lex.get(s.norm(j), ())}
+    return bool(kinds & {"past", "participle"}) and not kinds & {"base", "present", "ing"}
+
+
 # --- finite verbs -------------------------------------------------------------------------------
 
 @proposer
@@ -263,6 +307,12 @@ def finite(site: Site) -> list[Option] | None:
     if past_level == 2 and frame is not None and frame.verbal and not frame.past_neighbour \
             and _past_cue_only_in_subject(site, frame.subject):
         past_level = 0  # the time word dates the subject's relative clause ('the flat that we saw yesterday')
+    if frame is not None and frame.verbal:
+        # the parse says which verb a finished time governs: its own clause, or the clause whose subject it
+        # shares ('yesterday she went to the park and eat'); one in another clause only colours the sentence
+        past_level = 2 if frame.past_marker else min(past_level, 1)
+        if past_level == 1 and _is_state(site):
+            past_level = 0  # a present state may still hold: only a finished time that governs it moves it
     if frame is not None and (frame.reported or frame.relative):
         if past_level == 1:
             past_level = 0  # a past time word in the main clause does not date a reported or relative clause
@@ -293,6 +343,14 @@ def _past_cue_only_in_subject(site: Site, sub: Subject) -> bool:
         return False
     cues = [k for k in range(len(s.words)) if is_past_cue(s.norms, k, s.lists)]
     return bool(cues) and all(k in inside for k in cues)
+
+
+def _is_state(site: Site) -> bool:
+    """Return True for a verb that names a state here (*be*, *have*, *like*, *want*, *see*, *look*), not an
+    action (*look at*)."""
+    s = site.s
+    return site.verb in s.lists["stative_verbs"] and s.norm(site.i + 1) not in s.lists["event_particles"].get(
+        site.verb, ())
 
 
 def _narrative(site: Site) -> bool:
@@ -331,6 +389,10 @@ def _finite_options(site: Site, person: str, past_level: int, past_rule: str = "
         return out
     if past_ok and not present_ok:
         add("past simple", False, 2, 0.0, "correct", "past form agrees")
+        if past_level >= 0:
+            # a past form is moved to the present only by a present time word in its own clause, never because
+            # the text around it is present ('I was happy to get your letter')
+            out[-1] = replace(out[-1], tense_open=False)
         return out
     if any(r.kind == "past" for r in mine) and not past_ok and not present_ok:
         add("past simple", True, 2, 0.0, "wrong_be" if is_be else "base_for_past", "past agreement")

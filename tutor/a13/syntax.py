@@ -96,14 +96,16 @@ class Subject:
     """A verb's subject as the parser reads it.
 
     number: 'singular' (person says which), 'plural', 'collective' (either agreement is right),
-    'coordinated' (*my brother and I*), 'none' (no subject: an imperative, a fragment, a missing
-    subject) or 'unknown'.
+    'coordinated' (*my brother and I*), 'unclear' (the noun phrase says plural and singular at once, or a
+    bare singular count noun: the noun is as likely the learner's error as the verb, §A13 §5 "which word is
+    wrong"), 'none' (no subject: an imperative, a fragment, a missing subject) or 'unknown'.
     """
 
     number: str
     person: str | None = None
     start: int = -1
     end: int = -1
+    noun: tuple[int, int] | None = None  # 'unclear': the noun whose number is likely the learner's error
 
     @property
     def labelled(self) -> bool:
@@ -123,17 +125,23 @@ class Frame:
     past_neighbour: str | None = None  # tied to a past verb: 'conj' (coordinated with it), 'temporal' (a when-clause)
     existential: str | None = None  # there + be: the number of what follows ('singular', 'plural', 'unknown')
     notional: tuple[int, int] | None = None  # there + be: the span of the noun phrase after the verb
+    past_marker: bool = False  # a finished-time word stands in the verb's own clause, or in the clause it shares
+    # a subject with (*yesterday she went … and eat*); not in a relative or other clause of its own
+    noun: tuple[int, int] | None = None  # an 'unclear' subject: the span of the noun that is likely wrong
 
 
 class Parsed:
     """One sentence parsed; frames are looked up by the character offset of a word."""
 
-    def __init__(self, doc: Any, to_written: Callable[[int], int] = lambda i: i) -> None:
+    def __init__(self, doc: Any, to_written: Callable[[int], int] = lambda i: i,
+                 past_cues: frozenset[int] = frozenset()) -> None:
         """`to_written` maps an offset of the parsed text to the sentence as written (they differ where a
-        misspelled verb was parsed as its form, or an aside was left out); a frame's spans are given as written."""
+        misspelled verb was parsed as its form, or an aside was left out); a frame's spans are given as written.
+        `past_cues` are the written offsets of the words that name a finished time (tutor.a13.time_cues)."""
         self.doc = doc
         self._to_written = to_written
         self._by_start = {to_written(t.idx): t for t in doc}
+        self._past_cues = past_cues
 
     def _span(self, start: int, end: int) -> tuple[int, int]:
         """Return a span of the parsed text as offsets of the sentence as written."""
@@ -162,9 +170,21 @@ class Parsed:
             existential, notional = _existential(head)
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential or "unknown")
+        noun = self._span(*subject.noun) if subject.number == "unclear" and subject.noun else None
         return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
                      relative=head.dep_ == "relcl", past_neighbour=_past_neighbour(head), existential=existential,
-                     notional=self._span(*notional) if notional else None)
+                     notional=self._span(*notional) if notional else None,
+                     past_marker=self._governed_by_past_cue(head), noun=noun)
+
+    def _governed_by_past_cue(self, head: Any, depth: int = 0) -> bool:
+        """Return True when a finished-time word stands in the clause headed by `head` (not inside a clause of
+        its own: a relative, reported or adverbial clause), or in the clause of a verb it is coordinated with
+        and whose subject it shares (*yesterday she went to the park and eat*)."""
+        if any(self._to_written(t.idx) in self._past_cues for t in _own_clause(head)):
+            return True
+        shares_subject = not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in head.children)
+        return head.dep_ == "conj" and shares_subject and head.head is not head and depth < 4 and \
+            self._governed_by_past_cue(head.head, depth + 1)
 
 
 def asides(sentence: str) -> list[tuple[int, int, str]]:
@@ -191,12 +211,14 @@ def _aside_pattern() -> tuple[re.Pattern[str], frozenset[str]]:
     return re.compile(rf",\s*(?:{phrases})\s*,", re.IGNORECASE), frozenset(lists()["fronted_openers"])
 
 
-def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed:
+def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = (),
+          past_cues: frozenset[int] = frozenset()) -> Parsed:
     """Return the sentence parsed (raises ModelError when the parser cannot be loaded).
 
     `read_as` lists (start, end, word): spans parsed as that word instead (a misspelled verb parsed as the
     form it stands for: *my dog whent crazy* is parsed as *went*, so its frame can be read); overlapping
     spans after the first are ignored. Frames are still looked up by offsets of the sentence as written.
+    `past_cues`: the written offsets of finished-time words (a frame says whether one governs its verb).
     """
     nlp = pipeline()
     parts: list[str] = []
@@ -222,7 +244,7 @@ def parse(sentence: str, read_as: Sequence[tuple[int, int, str]] = ()) -> Parsed
         return i + back
 
     with _lock:  # spaCy's pipeline is not documented as thread-safe; a parse takes milliseconds
-        return Parsed(nlp("".join(parts)), to_written)
+        return Parsed(nlp("".join(parts)), to_written, past_cues)
 
 
 def _clause_head(tok: Any) -> Any:
@@ -230,6 +252,19 @@ def _clause_head(tok: Any) -> Any:
     if tok.dep_ in ("aux", "auxpass") and tok.head is not tok:
         return tok.head
     return tok
+
+
+_CLAUSE_DEPS = frozenset({"relcl", "ccomp", "advcl", "acl", "csubj", "csubjpass", "parataxis", "conj", "xcomp"})
+
+
+def _own_clause(head: Any) -> list[Any]:
+    """Return the tokens of the clause headed by `head`, without the clauses that hang from it."""
+    out, todo = [], [head]
+    while todo:
+        t = todo.pop()
+        out.append(t)
+        todo.extend(c for c in t.children if not (c.dep_ in _CLAUSE_DEPS and c.pos_ in ("VERB", "AUX")))
+    return out
 
 
 def _subject(head: Any, depth: int = 0) -> Subject:
@@ -267,8 +302,9 @@ def _actor(tok: Any) -> Subject:
     return Subject("unknown")
 
 
-def _noun_phrase_subject(n: Any, depth: int = 0) -> Subject:
-    """Return the number and person of the noun phrase headed by n."""
+def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> Subject:
+    """Return the number and person of the noun phrase headed by n (`after_of`: n follows *a lot of* and the
+    like, where a bare noun is normal)."""
     ls = lists()
     low = n.lower_
     span = (n.left_edge.idx, n.right_edge.idx + len(n.right_edge.text))
@@ -294,22 +330,58 @@ def _noun_phrase_subject(n: Any, depth: int = 0) -> Subject:
         if low in ls["plural_of_heads"] or (low == "number" and _det(n) in ("a", "an")):
             return Subject("plural", None, *span)
         if low in ls["of_heads"]:
-            inner = _noun_phrase_subject(of_object, depth + 1)  # 'a lot of people', 'most of the food'
-            return Subject(inner.number, inner.person, *span)
+            inner = _noun_phrase_subject(of_object, depth + 1, after_of=True)  # 'a lot of people', 'most of the food'
+            if inner.number == "singular" and low in ls["plural_quantity_heads"] and _countable(of_object):
+                # 'a lot of beach', 'lots of problem': the quantity says plural, the noun singular
+                return Subject("unclear", None, *span, noun=_token_span(of_object))
+            return Subject(inner.number, inner.person, *span, noun=inner.noun)
     if low in ls["unreadable_subjects"]:
         return Subject("unknown", None, *span)
     if n.tag_ == "CD":
         return Subject("singular", "3rd singular", *span) if low in ("one", "1") else Subject("plural", None, *span)
     if low in ls["collective_nouns"]:
         return Subject("collective", None, *span)
-    if n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number"):
+    if low in ls["irregular_plurals"] or n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number"):
         return Subject("plural", None, *span)
     det = _det(n)
     if det in ls["plural_determiners"]:
         return Subject("plural", None, *span)
+    if n.tag_ == "NN" and _countable(n):
+        if _plural_cue(n):  # 'all the shop', 'some problem', 'many student': the noun is the likelier error
+            return Subject("unclear", None, *span, noun=_token_span(n))
+        if not after_of and _bare(n):  # 'computer have changed our lives': either word may be the error
+            return Subject("unclear", None, *span, noun=_token_span(n))
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span)
     return Subject("unknown", None, *span)
+
+
+def _token_span(t: Any) -> tuple[int, int]:
+    return t.idx, t.idx + len(t.text)
+
+
+def _countable(n: Any) -> bool:
+    """Return True for a common noun that has a plural: not an uncountable noun (data/a13/syntax.json) and not
+    a gerund (*swimming*)."""
+    low = n.lower_
+    return n.tag_ == "NN" and low.isalpha() and not low.endswith("ing") and low not in lists()["uncountable_nouns"]
+
+
+def _plural_cue(n: Any) -> bool:
+    """Return True when a word of the noun phrase says plural: *all*, *some*, *many*, a number above one…"""
+    cues = lists()["plural_cues"]
+    for c in n.children:
+        if c.i > n.i or c.dep_ not in ("det", "predet", "nummod", "amod", "quantmod", "advmod"):
+            continue
+        if c.lower_ in cues or (c.tag_ == "CD" and c.lower_ not in ("one", "1")):
+            return True
+    return False
+
+
+def _bare(n: Any) -> bool:
+    """Return True for a noun with no determiner, possessive or number before it (*modern phone*)."""
+    return not any(c.i < n.i and (c.dep_ in ("det", "poss", "predet", "nummod") or c.tag_ in ("PRP$", "POS"))
+                   for c in n.children)
 
 
 def _det(n: Any) -> str:

@@ -41,6 +41,19 @@ def is_past_cue(norms: list[str], i: int, lists: dict) -> bool:
         i == 0 or norms[i - 1] not in ("since", "until", "till"))  # 'since 2015' reaches up to now
 
 
+def past_cue_starts(words: list[Word], lists: dict) -> frozenset[int]:
+    """Return the offsets of the words that name a finished time (*yesterday*, *two days ago*, *last week*,
+    *in 2019*, *this morning*): a parse tells which verb each one governs (tutor.a13.syntax)."""
+    norms = [w.norm for w in words]
+    out = {w.start for i, w in enumerate(words) if is_past_cue(norms, i, lists)}
+    for k in range(len(words)):
+        for phrase in lists["time_past_phrases"]:
+            parts = phrase.split()
+            if norms[k: k + len(parts)] == parts and parts[0] != "when":  # a when-clause is a clause of its own
+                out.add(words[k].start)
+    return frozenset(out)
+
+
 def time_levels(words: list[Word], lists: dict) -> tuple[list[int], bool]:
     """Return, per word, 2 when a past time word is in its clause, 1 when it is only in another clause
     of the same sentence and its own clause has no present or future time word, -1 when its clause

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tutor.analyser import Analyser
+from tutor.judge.in_turn import judge_in_turn
 from tutor.judge.judge import Judge
 from tutor.judge.result import Judged
 from tutor.judge.scores import SlotVerdict
-from tutor.judge.slots import Candidate
+from tutor.judge.slots import Candidate, Proposal
 from tutor.text.notes import Note, notes_for
 
 
@@ -105,8 +106,12 @@ def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int
             paragraph = k
         context = lm_context(corrected, paragraph, lm_context_mode)
         rest = (sum(t[0] for t in tenses) - tenses[k][0], sum(t[1] for t in tenses) - tenses[k][1])
-        proposal = analyser.propose(sentence, tense_text=" ".join(corrected[-2:]), text_tenses=rest)
-        judged = JudgedSentence(k, a, notes, judge.judge(proposal, context=context, kind="text"))
+        tense_text = " ".join(corrected[-2:])
+
+        def propose(s: str, tense_text: str = tense_text, rest: tuple[int, int] = rest) -> Proposal:
+            return analyser.propose(s, tense_text=tense_text, text_tenses=rest)
+
+        judged = JudgedSentence(k, a, notes, judge_in_turn(judge, propose, sentence, context=context, kind="text"))
         corrected.append(judged.corrected())
         if corrected[-1] != sentence:
             tenses[k] = analyser.tenses(corrected[-1])
