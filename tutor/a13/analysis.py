@@ -42,6 +42,8 @@ class Analysis:
     verb_words: list[tuple[Word, tuple[Reading, ...]]] = field(default_factory=list)
     frames: dict[int, Frame | None] = field(default_factory=dict)  # verb word start -> the parser's reading
     plural_verbs: list[Word] = field(default_factory=list)  # verb words left alone: their subject is plural
+    # nouns whose number is likelier the error than the verb's (§A13 §5): (start, end, bare: no determiner)
+    unclear_nouns: list[tuple[int, int, bool]] = field(default_factory=list)
 
     @property
     def abstain(self) -> bool:
@@ -97,11 +99,21 @@ def analyse(sentence: str) -> Analysis:
         if i in misspelled:
             options = [_as_misspelling(o, words[i], misspelled[i]) for o in options]
         kept = read_frame(options, frame, i, s, misspelled, frames)
+        noun = (*frame.noun, frame.bare_noun) if frame is not None and frame.noun is not None else None
+        # a bare noun with a singular verb (*school starts*) may be right: no note then
+        if noun is not None and noun not in analysis.unclear_nouns and not (noun[2] and _singular_form(readings)):
+            analysis.unclear_nouns.append(noun)
         if not kept and frame is not None and frame.verbal and frame.subject.number in (
                 "plural", "coordinated", "collective", "unclear"):
             analysis.plural_verbs.append(w)
         analysis.options.extend(kept)
     return analysis
+
+
+def _singular_form(readings: tuple[Reading, ...]) -> bool:
+    """Return True for a finite form that agrees with a 3rd-singular subject (*has*, *was*, *goes*)."""
+    return any(r.kind in ("present", "past") and "3rd singular" in r.persons for r in readings) and not any(
+        r.kind == "base" for r in readings)
 
 
 def _as_written_case(form: str, written: str) -> str:

@@ -106,6 +106,7 @@ class Subject:
     start: int = -1
     end: int = -1
     noun: tuple[int, int] | None = None  # 'unclear': the noun whose number is likely the learner's error
+    bare: bool = False  # 'unclear' because the count noun has no determiner (*computer have*), not a plural cue
 
     @property
     def labelled(self) -> bool:
@@ -128,6 +129,7 @@ class Frame:
     past_marker: bool = False  # a finished-time word stands in the verb's own clause, or in the clause it shares
     # a subject with (*yesterday she went … and eat*); not in a relative or other clause of its own
     noun: tuple[int, int] | None = None  # an 'unclear' subject: the span of the noun that is likely wrong
+    bare_noun: bool = False  # that noun has no determiner (*computer have*), rather than a plural cue before it
 
 
 class Parsed:
@@ -166,15 +168,19 @@ class Parsed:
         head = _clause_head(tok)
         subject = _subject(head)
         existential = notional = None
+        noun = subject.noun if subject.number == "unclear" else None
+        bare = subject.bare
         if subject.number == "existential":
-            existential, notional = _existential(head)
+            after = _existential(head)
+            existential, noun, bare = after.number, after.noun if after.number == "unclear" else None, after.bare
+            notional = (after.start, after.end) if after.start >= 0 else None
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
-                if existential == "singular" else Subject(existential or "unknown")
-        noun = self._span(*subject.noun) if subject.number == "unclear" and subject.noun else None
+                if existential == "singular" else Subject(existential)
+        noun = self._span(*noun) if noun else None
         return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
                      relative=head.dep_ == "relcl", past_neighbour=_past_neighbour(head), existential=existential,
                      notional=self._span(*notional) if notional else None,
-                     past_marker=self._governed_by_past_cue(head), noun=noun)
+                     past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None)
 
     def _governed_by_past_cue(self, head: Any, depth: int = 0) -> bool:
         """Return True when a finished-time word stands in the clause headed by `head` (not inside a clause of
@@ -349,8 +355,9 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ == "NN" and _countable(n):
         if _plural_cue(n):  # 'all the shop', 'some problem', 'many student': the noun is the likelier error
             return Subject("unclear", None, *span, noun=_token_span(n))
-        if not after_of and _bare(n):  # 'computer have changed our lives': either word may be the error
-            return Subject("unclear", None, *span, noun=_token_span(n))
+        if not after_of and _bare(n) and low not in ls["bare_singular_nouns"]:
+            # 'computer have changed our lives': either word may be the error
+            return Subject("unclear", None, *span, noun=_token_span(n), bare=True)
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span)
     return Subject("unknown", None, *span)
@@ -389,19 +396,19 @@ def _det(n: Any) -> str:
                  and (c.dep_ != "amod" or c.lower_ in lists()["plural_determiners"])), "")
 
 
-def _existential(head: Any) -> tuple[str, tuple[int, int] | None]:
-    """Return the number of the noun phrase after existential there + be, and its span."""
+def _existential(head: Any) -> Subject:
+    """Return the noun phrase after existential there + be: its number and its span."""
     after = [c for c in head.children if c.dep_ in ("attr", "nsubj", "dobj", "nsubjpass") and c.i > head.i]
     if not after:
-        return "unknown", None
+        return Subject("unknown")
     n = after[0]
     sub = _noun_phrase_subject(n)
     span = (n.left_edge.idx, n.right_edge.idx + len(n.right_edge.text))
     if sub.number == "coordinated":
-        return "unknown", span  # 'there is a bed and two chairs': English agrees with the first
+        return Subject("unknown", None, *span)  # 'there is a bed and two chairs': English agrees with the first
     if sub.number == "collective":
-        return "singular", span
-    return sub.number, span
+        return Subject("singular", None, *span)
+    return Subject(sub.number, None, *span, noun=sub.noun, bare=sub.bare)
 
 
 def _is_past(verb: Any) -> bool:

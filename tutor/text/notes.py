@@ -10,6 +10,7 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from functools import cache
+from typing import Any
 
 from tutor.resources import data_path
 
@@ -89,3 +90,20 @@ def notes_for(sentence: str, offset: int = 0) -> list[Note]:
                     out.append(Note(offset + w.start, offset + words[j].end, span, "do_support",
                                     data["do_support"]["en"].format(span), data["do_support"]["es"].format(span)))
     return sorted(out, key=lambda n: n.start)
+
+
+def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:
+    """Return a note on each noun the analyser found likelier wrong than its verb (tutor.a13.analysis: a plural
+    cue before a singular count noun, or a bare one), with the plural a well-kept inflection table gives."""
+    from lemminflect import getInflection
+
+    data = _data()
+    out = []
+    for start, end, bare in getattr(analysis, "unclear_nouns", ()):
+        written = analysis.sentence[start:end]
+        plural = next(iter(getInflection(written.lower(), "NNS")), written + "s")
+        kind = "bare_noun" if bare else "noun_number"
+        out.append(Note(offset + start, offset + end, written, kind,
+                        data[kind]["en"].format(written, plural, written.lower()),
+                        data[kind]["es"].format(written, plural, written.lower())))
+    return out

@@ -20,7 +20,7 @@ from tutor.judge.judge import Judge
 from tutor.judge.result import Judged
 from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate, Proposal
-from tutor.text.notes import Note, notes_for
+from tutor.text.notes import Note, notes_for, noun_notes
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,8 @@ def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int
         def propose(s: str, tense_text: str = tense_text, rest: tuple[int, int] = rest) -> Proposal:
             return analyser.propose(s, tense_text=tense_text, text_tenses=rest)
 
-        judged = JudgedSentence(k, a, notes, judge_in_turn(judge, propose, sentence, context=context, kind="text"))
+        verdicts = judge_in_turn(judge, propose, sentence, context=context, kind="text")
+        judged = JudgedSentence(k, a, sorted(notes + noun_notes(verdicts.analysis, a), key=lambda n: n.start), verdicts)
         corrected.append(judged.corrected())
         if corrected[-1] != sentence:
             tenses[k] = analyser.tenses(corrected[-1])

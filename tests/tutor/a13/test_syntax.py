@@ -132,3 +132,47 @@ def test_after_a_fronted_phrase_the_aside_leaves_that_phrase_its_comma_and_spans
     frame = parse(sentence, asides(sentence)).frame(sentence.index("walk"))
     assert frame is not None and frame.subject.person == "3rd singular"
     assert sentence[frame.subject.start:frame.subject.end] == "my cousin"  # offsets of the sentence as written
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("All the shop in the square were closed.", "were", "unclear"),      # a plural cue, a singular noun
+    ("Some student from my class have a car.", "have", "unclear"),
+    ("Mobile phone have changed our lives.", "have", "unclear"),         # a bare singular count noun
+    ("Breakfast is ready at eight.", "is", "singular"),                  # a meal: bare and singular
+    ("The information are on the website.", "are", "singular"),          # an uncountable noun
+    ("The children in the park was noisy.", "was", "plural"),            # an irregular plural
+    ("Swimming is good for your back.", "is", "singular"),               # a gerund
+])
+def test_which_word_is_wrong_reads_the_number_the_noun_phrase_gives(sentence, word, number):
+    assert frame_of(sentence, word).subject.number == number
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("There are a lot of beautiful beach near here.", "are", "unclear"),  # the noun is the likelier error
+    ("There were some problem with the room.", "were", "unclear"),
+    ("There were a lot of traffic on the bridge.", "were", "singular"),   # uncountable: the verb is wrong
+])
+def test_existential_there_with_a_plural_cue_and_a_singular_noun(sentence, word, number):
+    frame = frame_of(sentence, word)
+    assert frame.existential == number
+    if number == "unclear":
+        assert frame.noun is not None and sentence[frame.noun[0]:frame.noun[1]] in ("beach", "problem")
+
+
+def _governed(sentence: str, word: str) -> bool:
+    from tutor.a13.time_cues import past_cue_starts
+    from tutor.a13.words import tokenize, word_lists
+
+    cues = past_cue_starts(tokenize(sentence), word_lists())
+    return parse(sentence, past_cues=cues).frame(sentence.index(word)).past_marker
+
+
+@pytest.mark.parametrize(("sentence", "word", "governed"), [
+    ("I met a girl two days ago who lives in Rome.", "met", True),
+    ("I met a girl two days ago who lives in Rome.", "lives", False),         # a marker of another verb
+    ("Climbing is something I started a few months ago.", "is", False),
+    ("Yesterday she go to the park and eat an ice cream.", "eat", True),     # shares the subject of 'go'
+    ("Last week my sister was ill, so we stay at home.", "stay", False),     # a clause with its own subject
+])
+def test_a_finished_time_governs_the_verbs_of_its_own_clause(sentence, word, governed):
+    assert _governed(sentence, word) is governed

@@ -23,3 +23,15 @@ def test_do_support_and_outside_verbs_get_notes_with_spans():
     assert by_kind["do_support"].written == "doesn't likes"
     assert sentence[by_kind["outside_verb"].start - 10: by_kind["outside_verb"].end - 10] == "forgetted"
     assert "forget" in by_kind["outside_verb"].message_en
+
+
+def test_a_noun_likelier_wrong_than_its_verb_gets_a_note_with_its_plural():
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import noun_notes
+
+    sentence = "There are a lot of beautiful beach here and computer have changed our lives."
+    notes = {n.written: n for n in noun_notes(analyse(sentence), offset=5)}
+    assert notes["beach"].kind == "noun_number" and "*beaches*" in notes["beach"].message_en
+    assert notes["beach"].start == 5 + sentence.index("beach")
+    assert notes["computer"].kind == "bare_noun" and "*computers*" in notes["computer"].message_es
+    assert noun_notes(analyse("School starts at eight every day.")) == []  # a bare noun with a singular verb
