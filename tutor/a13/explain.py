@@ -38,22 +38,33 @@ def explain_candidate(candidate) -> tuple[str, str]:
 
 
 def explain_abstention(analysis) -> tuple[str, str]:
-    """Return (english, spanish) for a sentence the tutor gives no §A13 answer: a plural subject
-    (*My brothers is students*: the subject is plural, and plural subjects take *are*), or no verb of
-    the 20 at all."""
+    """Return (english, spanish) for a sentence the tutor gives no §A13 answer: a plural subject (*My brothers
+    is students*: plural subjects take *are*), a subject whose number is unclear (*all the shop were*: the noun
+    may be the error), or no verb of the 20 at all. A plural form is named only where it follows from the form
+    as written (*is* → *are*, *went* stays *went*), never a tense the sentence may not want."""
     t = _templates()
     plural = getattr(analysis, "plural_verbs", [])
     if not plural:
         entry = t["out of scope"]
         return entry["en"], entry["es"]
     word = plural[0]
-    values = {"written": word.text, "plural": _plural_form(word.norm)}
-    entry = t["plural subject"]
+    frame = getattr(analysis, "frames", {}).get(word.start)
+    number = frame.subject.number if frame is not None else "plural"
+    counterpart = _plural_form(word.norm)
+    if number == "unclear":
+        key = "unclear subject"
+    elif counterpart != word.norm:
+        key = "plural subject"
+    else:
+        key = "plural subject as written"
+    values = {"written": word.text, "plural": counterpart}
+    entry = t[key]
     return entry["en"].format(**values), entry["es"].format(**values)
 
 
 def _plural_form(norm: str) -> str:
-    """Return the form a plural subject takes where a learner wrote `norm` (is -> are, has -> have)."""
+    """Return the form a plural subject takes, in the same tense, where a learner wrote `norm` (is -> are,
+    has -> have, goes -> go); `norm` itself when a plural subject takes it as written (eat, went)."""
     from tutor.a13.lexicon import lexicon
     from tutor.scope import load_scope
 
@@ -63,11 +74,11 @@ def _plural_form(norm: str) -> str:
     readings = lexicon().get(norm, ())
     scope = load_scope()
     for r in readings:
-        if r.kind in ("present", "bad_3sg", "base"):
-            return r.verb  # they go, they watch
-        if r.kind in ("past", "bad_past"):
-            return scope.cell(r.verb, "past simple", "2nd singular").correct_form  # they went, they were
-    return norm
+        if r.kind in ("present", "bad_3sg") and not any(x.kind == "base" for x in readings):
+            return r.verb  # goes -> they go, watchs -> they watch
+        if r.kind == "bad_past":
+            return scope.cell(r.verb, "past simple", "2nd singular").correct_form  # goed -> they went
+    return norm  # a base or a past form a plural subject already takes as written
 
 
 def explain_cell(cell, rule: str, form: str, written: str = "") -> tuple[str, str]:

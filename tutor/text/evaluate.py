@@ -67,6 +67,8 @@ def score_texts(items: list[dict[str, Any]], results: dict[str, dict[str, Any]])
             "found": recall, "real": precision, "f05": f05,
             "examiner_same": examiner / findings if findings else None,
             "untouched_per_1000_words": 1000 * untouched / words if words else None,
+            "wrong_per_1000_words": 1000 * (findings - real) / words if words else None,
+            "words": words,
             "items_without_errors": clean_items,
             "no_false_alarm": clean_ok / clean_items if clean_items else None,
             "by_error_type": {k: {"found": v[0] / v[1], "n": v[1]} for k, v in sorted(by_type.items())},
@@ -139,6 +141,8 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: 
     if any("other" in it or "out_of_scope" in it for it in items):
         print(f"| findings whose correction an annotated correction also makes | {fmt(r['examiner_same'])} |")
         print(f"| findings on words nobody corrected, per 1,000 words | {fmt(r['untouched_per_1000_words'])} |")
+    if r["words"]:
+        print(f"| wrong findings (no labelled error there), per 1,000 words | {fmt(r['wrong_per_1000_words'])} |")
     print(f"| items with no error and no finding | {fmt(r['no_false_alarm'])} (of {r['items_without_errors']}) |")
     if seconds:
         print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
