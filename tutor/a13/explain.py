@@ -50,7 +50,7 @@ def explain_abstention(analysis) -> tuple[str, str]:
     word = plural[0]
     frame = getattr(analysis, "frames", {}).get(word.start)
     number = frame.subject.number if frame is not None else "plural"
-    counterpart = _plural_form(word.norm)
+    counterpart = plural_counterpart(word.norm)
     if number == "unclear":
         key = "unclear subject"
     elif counterpart != word.norm:
@@ -62,7 +62,7 @@ def explain_abstention(analysis) -> tuple[str, str]:
     return entry["en"].format(**values), entry["es"].format(**values)
 
 
-def _plural_form(norm: str) -> str:
+def plural_counterpart(norm: str) -> str:
     """Return the form a plural subject takes, in the same tense, where a learner wrote `norm` (is -> are,
     has -> have, goes -> go); `norm` itself when a plural subject takes it as written (eat, went)."""
     from tutor.a13.lexicon import lexicon

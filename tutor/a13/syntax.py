@@ -368,10 +368,18 @@ def _token_span(t: Any) -> tuple[int, int]:
 
 
 def _countable(n: Any) -> bool:
-    """Return True for a common noun that has a plural: not an uncountable noun (data/a13/syntax.json) and not
-    a gerund (*swimming*)."""
+    """Return True for a common noun that has a plural: one the English inflection tables know (a misspelling
+    does not count), not an uncountable noun (data/a13/syntax.json), not a gerund (*swimming*)."""
     low = n.lower_
-    return n.tag_ == "NN" and low.isalpha() and not low.endswith("ing") and low not in lists()["uncountable_nouns"]
+    return n.tag_ == "NN" and low.isalpha() and not low.endswith("ing") and low not in lists()["uncountable_nouns"] \
+        and _known_noun(low)
+
+
+@cache
+def _known_noun(word: str) -> bool:
+    from lemminflect import getAllInflections
+
+    return bool(getAllInflections(word, upos="NOUN"))
 
 
 def _plural_cue(n: Any) -> bool:

@@ -92,6 +92,27 @@ def notes_for(sentence: str, offset: int = 0) -> list[Note]:
     return sorted(out, key=lambda n: n.start)
 
 
+def analysis_notes(analysis: Any, offset: int = 0) -> list[Note]:
+    """Return the notes the analyser's reading gives: a noun likelier wrong than its verb (`noun_notes`), and a
+    verb left alone because its subject is plural while the form as written is singular or not a word (*the
+    people in the village was*, *we goed*): §A13 labels singular persons only, so a note, never a finding."""
+    from tutor.a13.explain import plural_counterpart
+
+    data = _data()
+    out = noun_notes(analysis, offset)
+    for w in getattr(analysis, "plural_verbs", ()):
+        frame = analysis.frames.get(w.start)
+        if frame is None or frame.subject.number not in ("plural", "coordinated"):
+            continue
+        plural = plural_counterpart(w.norm)
+        if plural == w.norm:
+            continue  # a form a plural subject takes as written: nothing to say
+        kind = "plural_subject"
+        out.append(Note(offset + w.start, offset + w.end, w.text, kind, data[kind]["en"].format(w.text, plural),
+                        data[kind]["es"].format(w.text, plural)))
+    return sorted(out, key=lambda n: n.start)
+
+
 def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:
     """Return a note on each noun the analyser found likelier wrong than its verb (tutor.a13.analysis: a plural
     cue before a singular count noun, or a bare one), with the plural a well-kept inflection table gives."""

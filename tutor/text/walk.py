@@ -20,7 +20,7 @@ from tutor.judge.judge import Judge
 from tutor.judge.result import Judged
 from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate, Proposal
-from tutor.text.notes import Note, notes_for, noun_notes
+from tutor.text.notes import Note, analysis_notes, notes_for
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,9 @@ def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int
             return analyser.propose(s, tense_text=tense_text, text_tenses=rest)
 
         verdicts = judge_in_turn(judge, propose, sentence, context=context, kind="text")
-        judged = JudgedSentence(k, a, sorted(notes + noun_notes(verdicts.analysis, a), key=lambda n: n.start), verdicts)
+        more = [n for n in analysis_notes(verdicts.analysis, a)
+                if not any(m.start < n.end and n.start < m.end for m in notes)]  # one note per span
+        judged = JudgedSentence(k, a, sorted(notes + more, key=lambda n: n.start), verdicts)
         corrected.append(judged.corrected())
         if corrected[-1] != sentence:
             tenses[k] = analyser.tenses(corrected[-1])

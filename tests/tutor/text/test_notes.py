@@ -35,3 +35,23 @@ def test_a_noun_likelier_wrong_than_its_verb_gets_a_note_with_its_plural():
     assert notes["beach"].start == 5 + sentence.index("beach")
     assert notes["computer"].kind == "bare_noun" and "*computers*" in notes["computer"].message_es
     assert noun_notes(analyse("School starts at eight every day.")) == []  # a bare noun with a singular verb
+
+
+@pytest.mark.parametrize(("sentence", "written", "plural"), [
+    ("The people in the village was kind to us.", "was", "were"),
+    ("My cousins from Lima has a small shop.", "has", "have"),
+    ("Last summer we goed to the lake every day.", "goed", "went"),
+])
+def test_a_plural_subject_with_a_singular_or_broken_form_gets_a_note(sentence, written, plural):
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import analysis_notes
+
+    notes = [n for n in analysis_notes(analyse(sentence)) if n.kind == "plural_subject"]
+    assert [n.written for n in notes] == [written] and f"*{plural}*" in notes[0].message_en
+
+
+def test_a_plural_subject_with_a_form_it_takes_gets_no_note():
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import analysis_notes
+
+    assert analysis_notes(analyse("My cousins from Lima have a small shop and we eat there.")) == []
