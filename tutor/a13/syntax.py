@@ -280,11 +280,22 @@ def _subject(head: Any, depth: int = 0) -> Subject:
     for c in head.children:
         if c.dep_ in _SUBJECT_DEPS:
             if c.dep_ in ("csubj", "csubjpass"):
-                return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
+                if _clausal_subject(c):
+                    return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
+                return Subject("unknown", None, c.idx, c.idx + len(c.text))  # a bare finite verb: a garbled parse
             return _noun_phrase_subject(c, depth)
     if head.dep_ == "conj" and head.head is not head and depth < 4:
         return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
     return Subject("none")
+
+
+def _clausal_subject(c: Any) -> bool:
+    """Return True for a clause that can be a subject: a gerund (*swimming every day is*), an infinitive, or a
+    clause opened by a wh-word or *that* (*what I liked was*); not a bare present verb the parser took for one."""
+    if c.tag_ in ("VBG", "VBD", "VBN"):
+        return True
+    return any(k.tag_ in ("WP", "WDT", "WRB", "TO") or (k.dep_ == "mark" and k.lower_ in ("that", "whether"))
+               for k in c.children)
 
 
 def _actor(tok: Any) -> Subject:
@@ -337,8 +348,9 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
             return Subject("plural", None, *span)
         if low in ls["of_heads"]:
             inner = _noun_phrase_subject(of_object, depth + 1, after_of=True)  # 'a lot of people', 'most of the food'
-            if inner.number == "singular" and low in ls["plural_quantity_heads"] and _countable(of_object):
-                # 'a lot of beach', 'lots of problem': the quantity says plural, the noun singular
+            if inner.number == "singular" and _countable(of_object, gerunds=True):
+                # 'a lot of beach', 'half of the respondent', '30 % of the student': a quantity of a singular count
+                # noun; the noun is as likely the error as the verb
                 return Subject("unclear", None, *span, noun=_token_span(of_object))
             return Subject(inner.number, inner.person, *span, noun=inner.noun)
     if low in ls["unreadable_subjects"]:
@@ -352,12 +364,12 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     det = _det(n)
     if det in ls["plural_determiners"]:
         return Subject("plural", None, *span)
-    if n.tag_ == "NN" and _countable(n):
-        if _plural_cue(n):  # 'all the shop', 'some problem', 'many student': the noun is the likelier error
-            return Subject("unclear", None, *span, noun=_token_span(n))
-        if not after_of and _bare(n) and low not in ls["bare_singular_nouns"]:
-            # 'computer have changed our lives': either word may be the error
-            return Subject("unclear", None, *span, noun=_token_span(n), bare=True)
+    if n.tag_ == "NN" and _countable(n, gerunds=True) and _plural_cue(n):
+        # 'all the shop', 'some problem', 'all the online meeting': the noun is the likelier error
+        return Subject("unclear", None, *span, noun=_token_span(n))
+    if not after_of and _countable(n) and _bare(n) and low not in ls["bare_singular_nouns"]:
+        # 'computer have changed our lives': either word may be the error
+        return Subject("unclear", None, *span, noun=_token_span(n), bare=True)
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span)
     return Subject("unknown", None, *span)
@@ -367,19 +379,25 @@ def _token_span(t: Any) -> tuple[int, int]:
     return t.idx, t.idx + len(t.text)
 
 
-def _countable(n: Any) -> bool:
+def _countable(n: Any, *, gerunds: bool = False) -> bool:
     """Return True for a common noun that has a plural: one the English inflection tables know (a misspelling
-    does not count), not an uncountable noun (data/a13/syntax.json), not a gerund (*swimming*)."""
+    does not count), not an uncountable noun (data/a13/syntax.json); an -ing noun only when `gerunds` and its
+    plural is the usual form (*all the meeting*, never *swimming*)."""
     low = n.lower_
-    return n.tag_ == "NN" and low.isalpha() and not low.endswith("ing") and low not in lists()["uncountable_nouns"] \
-        and _known_noun(low)
+    if n.tag_ != "NN" or not low.isalpha() or low in lists()["uncountable_nouns"]:
+        return False
+    plurals = _noun_plurals(low)
+    if low.endswith("ing"):
+        return gerunds and bool(plurals) and plurals[0] != low
+    return bool(plurals)
 
 
 @cache
-def _known_noun(word: str) -> bool:
+def _noun_plurals(word: str) -> tuple[str, ...]:
+    """Return the plurals the English inflection tables (lemminflect) give a noun, the usual first; () if unknown."""
     from lemminflect import getAllInflections
 
-    return bool(getAllInflections(word, upos="NOUN"))
+    return tuple(getAllInflections(word, upos="NOUN").get("NNS", ()))
 
 
 def _plural_cue(n: Any) -> bool:

@@ -128,3 +128,42 @@ def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:
                         data[kind]["en"].format(written, plural, written.lower()),
                         data[kind]["es"].format(written, plural, written.lower())))
     return out
+
+
+_LATER_PLURAL = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.IGNORECASE)
+
+
+def plural_reference_notes(judged: Any, following: str, offset: int = 0) -> list[Note]:
+    """Return a note on each finding that would make a noun subject's verb singular (*are* → *is*) while a *they*,
+    *them* or *their* comes later in the sentence or in the next one (*the small shop in the old town are …
+    three of them*): the noun is likelier meant plural (§A13 §5, which word is wrong), so the note covers the
+    verb and the finding is not shown."""
+    data = _data()
+    out = []
+    for _, best in judged.finding_choices():
+        cell = best.cell
+        if cell.person != "3rd singular" or best.error_type not in ("missing_3sg_s", "wrong_be", "wrong_have"):
+            continue
+        frame = judged.analysis.frames.get(best.start)
+        sub = frame.subject if frame is not None else None
+        if sub is None or sub.start < 0 or sub.end > best.start:
+            continue
+        head = judged.sentence[sub.start:sub.end].split()
+        if not head or head[0].lower() in _data_pronouns() or best.existential:
+            continue  # a pronoun subject's number is clear; existential there agrees with what follows
+        later = judged.sentence[best.end:] + " " + following
+        if not _LATER_PLURAL.search(later):
+            continue
+        kind = "plural_reference"
+        subject = judged.sentence[sub.start:sub.end]
+        out.append(Note(offset + best.start, offset + best.end, best.written, kind,
+                        data[kind]["en"].format(subject, best.written), data[kind]["es"].format(subject, best.written)))
+    return out
+
+
+@cache
+def _data_pronouns() -> frozenset[str]:
+    from tutor.a13.words import word_lists
+
+    return frozenset(word_lists()["subject_pronouns"])
+

@@ -20,7 +20,7 @@ from tutor.judge.judge import Judge
 from tutor.judge.result import Judged
 from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate, Proposal
-from tutor.text.notes import Note, analysis_notes, notes_for
+from tutor.text.notes import Note, analysis_notes, notes_for, plural_reference_notes
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,8 @@ def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int
             return analyser.propose(s, tense_text=tense_text, text_tenses=rest)
 
         verdicts = judge_in_turn(judge, propose, sentence, context=context, kind="text")
-        more = [n for n in analysis_notes(verdicts.analysis, a)
+        following = text[b: spans[k + 1][1]] if k + 1 < len(spans) else ""
+        more = [n for n in analysis_notes(verdicts.analysis, a) + plural_reference_notes(verdicts, following, a)
                 if not any(m.start < n.end and n.start < m.end for m in notes)]  # one note per span
         judged = JudgedSentence(k, a, sorted(notes + more, key=lambda n: n.start), verdicts)
         corrected.append(judged.corrected())

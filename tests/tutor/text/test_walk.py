@@ -64,3 +64,13 @@ def test_what_the_model_reads_before_a_sentence_in_each_mode():
     assert lm_context(done, 1, "text") == "Title First one. Second one."
     with pytest.raises(ValueError, match="sentence, paragraph, text"):
         lm_context(done, 1, "page")
+
+
+@pytest.mark.model
+def test_a_later_they_for_a_noun_subject_leaves_its_plural_verb_alone(tutor_engine):
+    text = "The old cinema in my street have very cheap tickets. They are only three euros on Mondays."
+    result = tutor_engine.check(text)
+    assert not result.findings
+    assert [n.kind for n in result.notes if n.written == "have"] == ["plural_reference"]
+    clear = tutor_engine.check("My brother have a new job and he likes it.")
+    assert [(f.written, f.correct_form) for f in clear.findings] == [("have", "has")]
