@@ -310,7 +310,8 @@ def finite(site: Site) -> list[Option] | None:
     if frame is not None and frame.verbal:
         # the parse says which verb a finished time governs: its own clause, or the clause whose subject it
         # shares ('yesterday she went to the park and eat'); one in another clause only colours the sentence
-        past_level = 2 if frame.past_marker else min(past_level, 1)
+        governed = frame.past_marker or frame.past_neighbour == "temporal"  # or a past time clause attached to it
+        past_level = 2 if governed else min(past_level, 1)
         if past_level == 1 and _is_state(site):
             past_level = 0  # a present state may still hold: only a finished time that governs it moves it
     if frame is not None and (frame.reported or frame.relative):

@@ -177,8 +177,11 @@ class Parsed:
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential)
         noun = self._span(*noun) if noun else None
+        comma_missing = _main_clause_read_as_relative(head)
         return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
-                     relative=head.dep_ == "relcl", past_neighbour=_past_neighbour(head), existential=existential,
+                     relative=head.dep_ == "relcl" and not comma_missing,
+                     past_neighbour="temporal" if comma_missing == "past" else _past_neighbour(head),
+                     existential=existential,
                      notional=self._span(*notional) if notional else None,
                      past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None)
 
@@ -469,6 +472,23 @@ def _past_neighbour(head: Any) -> str | None:
             c.dep_ == "aux" and c.tag_ == "MD" for c in gov.children):
         return "temporal"
     return None
+
+
+def _main_clause_read_as_relative(head: Any) -> str | None:
+    """Return 'past' or 'present' when the parser read a main clause as a relative clause of the last noun of a
+    fronted time clause with no comma after it (*when I was a child I play …*: 'a child I play with'): a
+    relative clause with its own subject, no relative word, hanging from a noun of a when-clause; None otherwise."""
+    if head.dep_ != "relcl" or any(c.tag_ in ("WDT", "WP", "WP$", "WRB") or c.lower_ == "that" for c in head.children):
+        return None
+    if not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+        return None
+    noun = head.head
+    clause = noun.head
+    while clause.dep_ not in ("advcl", "ROOT") and clause.head is not clause:
+        clause = clause.head
+    if not _temporal(clause) or clause.i > head.i:  # an adverbial clause, or the root the parser made of it
+        return None
+    return "past" if _is_past(clause) else "present"
 
 
 def _reported(head: Any) -> bool:

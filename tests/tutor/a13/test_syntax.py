@@ -176,3 +176,13 @@ def _governed(sentence: str, word: str) -> bool:
 ])
 def test_a_finished_time_governs_the_verbs_of_its_own_clause(sentence, word, governed):
     assert _governed(sentence, word) is governed
+
+
+@pytest.mark.parametrize(("sentence", "word", "relative", "neighbour"), [
+    ("When I was a child I play with dolls every day.", "play", False, "temporal"),  # no comma after the when-clause
+    ("I met a child I play with every day.", "play", True, None),                   # a true contact relative clause
+])
+def test_a_main_clause_after_a_time_clause_without_a_comma_is_not_a_relative_clause(sentence, word, relative,
+                                                                                     neighbour):
+    frame = frame_of(sentence, word)
+    assert (frame.relative, frame.past_neighbour) == (relative, neighbour)
