@@ -283,6 +283,8 @@ def _subject(head: Any, depth: int = 0) -> Subject:
     for c in head.children:
         if c.dep_ in _SUBJECT_DEPS:
             if c.dep_ in ("csubj", "csubjpass"):
+                if any(k.dep_ == "conj" for k in c.children):  # 'eating well and sleeping eight hours are'
+                    return Subject("coordinated", None, c.left_edge.idx, c.right_edge.idx + len(c.right_edge.text))
                 if _clausal_subject(c):
                     return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
                 return Subject("unknown", None, c.idx, c.idx + len(c.text))  # a bare finite verb: a garbled parse
@@ -367,7 +369,7 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     det = _det(n)
     if det in ls["plural_determiners"]:
         return Subject("plural", None, *span)
-    if n.tag_ == "NN" and _countable(n, gerunds=True) and _plural_cue(n):
+    if _tag(n) == "NN" and _countable(n, gerunds=True) and _plural_cue(n):
         # 'all the shop', 'some problem', 'all the online meeting': the noun is the likelier error
         return Subject("unclear", None, *span, noun=_token_span(n))
     if not after_of and _countable(n) and _bare(n) and low not in ls["bare_singular_nouns"]:
@@ -387,12 +389,21 @@ def _countable(n: Any, *, gerunds: bool = False) -> bool:
     does not count), not an uncountable noun (data/a13/syntax.json); an -ing noun only when `gerunds` and its
     plural is the usual form (*all the meeting*, never *swimming*)."""
     low = n.lower_
-    if n.tag_ != "NN" or not low.isalpha() or low in lists()["uncountable_nouns"]:
+    if _tag(n) != "NN" or not low.isalpha() or low in lists()["uncountable_nouns"]:
         return False
     plurals = _noun_plurals(low)
     if low.endswith("ing"):
         return gerunds and bool(plurals) and plurals[0] != low
     return bool(plurals)
+
+
+def _tag(n: Any) -> str:
+    """Return the parser's tag, except NN for a sentence's first word that is a common noun the parser took for a
+    name or a verb because of its capital (*Dog are faithful*, *Train in Spain are fast*)."""
+    if n.i == n.sent.start and n.tag_ in ("NNP", "VB", "VBP") and n.dep_ in ("nsubj", "nsubjpass") \
+            and _noun_plurals(n.lower_):
+        return "NN"
+    return n.tag_
 
 
 @cache

@@ -121,8 +121,9 @@ def finished_time(j: int, s: Sentence) -> bool:
             return True  # a past year, whatever the preposition a learner gives it ('in 2019', 'on 2019')
         if n == "at" and (s.norm(k + 2) in ("o'clock", "am", "pm") or _CLOCK.fullmatch(nxt)):
             return True  # a point in time: 'at nine o'clock', 'at 9:30', 'at 10 am'
-        if n == "when" and n in words and any(is_past_form(s.norm(x), s) for x in range(k + 1, k + 4)):
-            return True  # 'when I was a child', 'when we visited it'
+        if n == "when" and n in words and any(is_past_form(s.norm(x), s) and s.norm(s.prev_index(x))
+                                              not in lists["have_aux"] for x in range(k + 1, k + 4)):
+            return True  # 'when I was a child', 'when we visited it'; 'when you have finished' is no finished time
     for k in range(lo, min(hi + 2, len(s.norms))):  # the word after the clause may be 'until'
         if s.norm(k) in lists["past_clause_conjunctions"] and _past_clause_follows(k, s):
             return True  # 'has worked there until he retired', 'have eaten before we arrived'

@@ -186,3 +186,14 @@ def test_a_main_clause_after_a_time_clause_without_a_comma_is_not_a_relative_cla
                                                                                      neighbour):
     frame = frame_of(sentence, word)
     assert (frame.relative, frame.past_neighbour) == (relative, neighbour)
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("Dog are more faithful than cats.", "are", "unclear"),       # a capital makes the parser read a name
+    ("Maria have two brothers.", "have", "singular"),             # a name is a clear singular
+    ("Eating well and sleeping eight hours are the secret.", "are", "coordinated"),
+    ("Almost half of the respondent have a job.", "have", "unclear"),
+    ("A lot of my friend live abroad.", "live", "unclear"),
+])
+def test_more_subjects_whose_number_the_noun_phrase_decides(sentence, word, number):
+    assert frame_of(sentence, word).subject.number == number
