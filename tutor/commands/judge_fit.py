@@ -20,12 +20,16 @@ TRAIN = ["../shared/dev-set.jsonl", "tests/data/heldout.jsonl", "tests/data/held
          "tests/data/texts.jsonl:odd", "tests/data/essays.jsonl:odd", "tests/data/messy_sentences.jsonl:odd",
          "tests/data/messy_clean.jsonl:odd", "tests/data/messy_essays_a.jsonl:odd",
          "tests/data/messy_essays_b.jsonl:odd", "tests/data/messy_essays_c.jsonl:odd",
-         "tests/data/messy_essays_d.jsonl:odd"]
+         "tests/data/messy_essays_d.jsonl:odd", "tests/data/messy_essays_e.jsonl:odd",
+         "tests/data/real_density_f.jsonl:odd", "tests/data/real_density_g.jsonl:odd",
+         "tests/data/traps_clean.jsonl:odd", "tests/data/one_error.jsonl:odd"]
 HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "tests/data/texts.jsonl:even",
             "tests/data/essays.jsonl:even", "tests/data/messy_sentences.jsonl:even",
             "tests/data/messy_clean.jsonl:even", "tests/data/messy_essays_a.jsonl:even",
             "tests/data/messy_essays_b.jsonl:even", "tests/data/messy_essays_c.jsonl:even",
-            "tests/data/messy_essays_d.jsonl:even"]
+            "tests/data/messy_essays_d.jsonl:even", "tests/data/messy_essays_e.jsonl:even",
+            "tests/data/real_density_f.jsonl:even", "tests/data/real_density_g.jsonl:even",
+            "tests/data/traps_clean.jsonl:even", "tests/data/one_error.jsonl:even"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -118,63 +122,11 @@ def _text_cases(tutor, item: dict, source: str):
     return cases, misses
 
 
-def report_counts(cases, weights: dict[str, float], below: float) -> tuple[int, int, int]:
-    """Return (right reports, wrong reports, gold changes) when a slot's best reading is reported as a
-    finding only if it is a change and the probability of no change is under `below`."""
-    from tutor.judge.fit import case_probabilities
-
-    right = wrong = gold_changes = 0
-    for c in cases:
-        p = case_probabilities(c, weights)
-        best = int(p.argmax())
-        gold_changes += c.gold != 0
-        if best != 0 and p[0] < below:
-            right += best == c.gold
-            wrong += best != c.gold
-    return right, wrong, gold_changes
-
-
-def report_threshold(cases, weights: dict[str, float], beta: float = 0.5) -> tuple[float, list[str]]:
-    """Return the `report_below` (a grid of 0.05, at most 0.5) that maximises F-beta of the findings on
-    the training slots, with beta 0.5: a false alarm costs a learner more than a missed error."""
-    best_t, best_f, lines = 0.5, -1.0, []
-    for k in range(10):
-        t = round(0.5 - 0.05 * k, 2)
-        right, wrong, gold = report_counts(cases, weights, t)
-        prec = right / (right + wrong) if right + wrong else 1.0
-        rec = right / gold if gold else 1.0
-        f = (1 + beta ** 2) * prec * rec / (beta ** 2 * prec + rec) if prec + rec else 0.0
-        lines.append(f"report below {t:.2f}: findings real {prec:.3f}, errors found {rec:.3f}, F{beta:g} {f:.4f}")
-        if f > best_f + 1e-9:
-            best_t, best_f = t, f
-    return best_t, lines
-
-
-def not_sure_threshold(cases, weights: dict[str, float], target: float = 0.8) -> float:
-    """Return the lowest confidence t (a grid of 0.05) such that, on the training slots, every
-    confidence band from t up is right at least `target` of the time (the reliability table)."""
-    import numpy as np
-
-    from tutor.judge.fit import case_probabilities
-
-    pairs = []
-    for c in cases:
-        p = case_probabilities(c, weights)
-        pairs.append((float(p.max()), int(np.argmax(p)) == c.gold))
-    edges = [round(0.5 + 0.05 * k, 2) for k in range(11)]
-    best = 1.0
-    for lo in reversed(edges[:-1]):
-        band = [ok for conf, ok in pairs if lo <= conf < round(lo + 0.05, 2) or (lo == 0.95 and conf >= 0.95)]
-        if band and sum(band) / len(band) < target:
-            break
-        best = lo
-    return best
-
-
 def run(args: argparse.Namespace) -> int:
     """Fit and report; write the weights unless --dry-run."""
     from tutor.api import Tutor
     from tutor.judge.fit import fit, log_likelihood
+    from tutor.judge.thresholds import not_sure_threshold, real_density_weights, report_counts, report_threshold
 
     tutor = Tutor.load(args.model)
     train_specs = args.train if args.train is not None else TRAIN
@@ -182,12 +134,15 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     train, held, report_sets = [], {}, []
     text_cases = []  # slots of whole texts: their own report threshold (errors are rarer in a text)
+    density: dict[str, float] = {}  # a text set's in-scope errors per 1,000 words
     for spec in train_specs:
         name, items = _load(spec)
         cases, misses = cases_for(tutor, items, name)
         train += cases
         if items and "errors" in items[0]:
             text_cases += cases
+            words = sum(len(it["text"].split()) for it in items)
+            density[name] = 1000 * sum(len(it["errors"]) for it in items) / words if words else 0.0
         report_sets.append({"set": name, "items": len(items), "slots": len(cases), "gold_not_a_candidate": misses})
         print(f"train {name}: {len(items)} items, {len(cases)} slots, {misses} gold corrections not among the"
               " candidates", file=sys.stderr)
@@ -217,9 +172,11 @@ def run(args: argparse.Namespace) -> int:
     report_below, lines = report_threshold(sentence_cases, fitted["with_model"])
     print("\n".join(lines))
     print(f"sentences: report a change when no change is below {report_below:.2f} (F0.5 on the sentence slots)")
-    report_below_text, lines = report_threshold(text_cases or train, fitted["with_model"])
+    at_real_density = real_density_weights(density)
+    report_below_text, lines = report_threshold(text_cases or train, fitted["with_model"], at_real_density)
     print("\n".join(lines))
-    print(f"texts: report a change when no change is below {report_below_text:.2f} (F0.5 on the text slots)")
+    print(f"texts: report a change when no change is below {report_below_text:.2f} (F0.5 on the text slots, each"
+          " set's errors weighted down to the real density)")
     for name, cases in held.items():
         below = report_below_text if name in text_names else report_below
         right, wrong, gold = report_counts(cases, fitted["with_model"], below)

@@ -22,6 +22,7 @@ from typing import Any
 from tutor.judge.result import Judged
 from tutor.judge.scores import Weights, judge_config, judge_slots, lm_features
 from tutor.judge.slots import Proposal
+from tutor.judge.thresholds import MAX_REPORT_BELOW
 from tutor.resources import data_path
 
 KINDS = ("sentence", "text")  # what is judged: one sentence (`correct`), or a sentence of a text (`check`)
@@ -35,22 +36,24 @@ class Calibration:
     """What `grammar-tutor judge-fit` wrote to data/judge/weights.json: the weights per model and the thresholds.
 
     `report_below` (sentences) and `report_below_text` (texts) are the probabilities of no change under
-    which a slot's best change is reported, at most 0.5; `not_sure_below` the confidence under which an
-    answer is shown as a question.
+    which a slot's best change is reported, at most MAX_REPORT_BELOW; `not_sure_below` the confidence under which
+    an answer is shown as a question. tutor.judge.thresholds fits all three.
     """
 
     models: dict[str, dict[str, Any]]
     default_model: str = ""
-    report_below: float = 0.5
-    report_below_text: float = 0.5
+    report_below: float = MAX_REPORT_BELOW
+    report_below_text: float = MAX_REPORT_BELOW
     not_sure_below: float = 0.6
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Calibration:
         """Return the calibration of a weights file's content ({} before any fit)."""
-        report = raw.get("report_below", 0.5)
-        return cls(dict(raw.get("models", {})), str(raw.get("default_model", "")), min(0.5, float(report)),
-                   min(0.5, float(raw.get("report_below_text", report))), float(raw.get("not_sure_below", 0.6)))
+        report = raw.get("report_below", MAX_REPORT_BELOW)
+        return cls(dict(raw.get("models", {})), str(raw.get("default_model", "")),
+                   min(MAX_REPORT_BELOW, float(report)),
+                   min(MAX_REPORT_BELOW, float(raw.get("report_below_text", report))),
+                   float(raw.get("not_sure_below", cls.not_sure_below)))
 
     @classmethod
     def read(cls, path: Path) -> Calibration:

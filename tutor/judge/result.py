@@ -8,6 +8,7 @@ from typing import Any
 
 from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate
+from tutor.judge.thresholds import MAX_REPORT_BELOW
 
 
 @dataclass
@@ -19,7 +20,7 @@ class Judged:
     verdicts: list[SlotVerdict]
     lm: dict[int, dict[str, float]] = field(default_factory=dict)
     score_ms: float = 0.0
-    report_below: float = 0.5  # the Judge's threshold for this kind of sentence (Judge.report_below)
+    report_below: float = MAX_REPORT_BELOW  # the Judge's threshold for this kind of sentence (Judge.report_below)
 
     def finding_choices(self, notes: Sequence[Any] = (), offset: int = 0) -> list[tuple[SlotVerdict, Candidate]]:
         """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding), in slot order;

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tutor.commands.judge_fit import report_counts, report_threshold
 from tutor.judge.fit import Case
+from tutor.judge.thresholds import REPORT_GRID, real_density_weights, report_counts, report_threshold
 
 W = {"x": 1.0}
 
@@ -30,9 +30,20 @@ def test_the_threshold_favours_precision_when_weak_reports_are_wrong():
     weak_wrong = [case(0.0, 0.3, 0) for _ in range(10)]
     strong_right = [case(0.0, 4.0, 1) for _ in range(10)]
     t, lines = report_threshold(weak_wrong + strong_right, W)
-    assert t < 0.45 and len(lines) == 10  # 0.50 down to 0.05
+    assert t < 0.45 and len(lines) == len(REPORT_GRID)
     right, wrong, _ = report_counts(weak_wrong + strong_right, W, t)
     assert (right, wrong) == (10, 0)
+
+
+def test_true_findings_of_a_dense_set_are_weighted_down_to_the_real_density():
+    weak_right = [case(0.0, 0.3, 1) for _ in range(10)]   # weak reports, right, in a set ten times too dense
+    weak_wrong = [case(0.0, 0.3, 0) for _ in range(3)]
+    strong_right = [case(0.0, 4.0, 1) for _ in range(5)]
+    cases = weak_right + weak_wrong + strong_right
+    assert report_threshold(cases, W)[0] == 0.5  # at the set's own density the weak reports pay
+    dense = real_density_weights({"t": 3.0})       # 3 errors per 1,000 words: ten times the real 0.3
+    assert dense(weak_right[0]) == pytest.approx(0.1)
+    assert report_threshold(cases, W, dense)[0] <= 0.4  # at the real density they do not
 
 
 def test_the_threshold_stays_at_one_half_when_weak_reports_are_right():
