@@ -107,6 +107,7 @@ class Subject:
     end: int = -1
     noun: tuple[int, int] | None = None  # 'unclear': the noun whose number is likely the learner's error
     bare: bool = False  # 'unclear' because the count noun has no determiner (*computer have*), not a plural cue
+    countable: bool = False  # a singular common noun that has a plural (*the shop*; not *the rice*, not a name)
 
     @property
     def labelled(self) -> bool:
@@ -376,7 +377,7 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
         # 'computer have changed our lives': either word may be the error
         return Subject("unclear", None, *span, noun=_token_span(n), bare=True)
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
-        return Subject("singular", "3rd singular", *span)
+        return Subject("singular", "3rd singular", *span, countable=_countable(n))
     return Subject("unknown", None, *span)
 
 
@@ -391,7 +392,7 @@ def _countable(n: Any, *, gerunds: bool = False) -> bool:
     low = n.lower_
     if _tag(n) != "NN" or not low.isalpha() or low in lists()["uncountable_nouns"]:
         return False
-    plurals = _noun_plurals(low)
+    plurals = noun_plurals(low)
     if low.endswith("ing"):
         return gerunds and bool(plurals) and plurals[0] != low
     return bool(plurals)
@@ -401,13 +402,13 @@ def _tag(n: Any) -> str:
     """Return the parser's tag, except NN for a sentence's first word that is a common noun the parser took for a
     name or a verb because of its capital (*Dog are faithful*, *Train in Spain are fast*)."""
     if n.i == n.sent.start and n.tag_ in ("NNP", "VB", "VBP") and n.dep_ in ("nsubj", "nsubjpass") \
-            and _noun_plurals(n.lower_):
+            and noun_plurals(n.lower_) and n.lower_ not in lists()["kinship_names"]:
         return "NN"
     return n.tag_
 
 
 @cache
-def _noun_plurals(word: str) -> tuple[str, ...]:
+def noun_plurals(word: str) -> tuple[str, ...]:
     """Return the plurals the English inflection tables (lemminflect) give a noun, the usual first; () if unknown."""
     from lemminflect import getAllInflections
 

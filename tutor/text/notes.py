@@ -130,14 +130,40 @@ def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:
     return out
 
 
-_LATER_PLURAL = re.compile(r"\b(?:they|them|their|theirs|themselves)\b", re.IGNORECASE)
+_LATER_PLURAL = re.compile(r"\b(?:they|them|themselves)\b", re.IGNORECASE)
+_LATER_SINGULAR = re.compile(r"\b(?:he|she|it|him|her|his|its)\b", re.IGNORECASE)
+_CLEAR_SINGULAR_DETERMINERS = frozenset({"a", "an", "this", "that", "each", "every", "my", "your", "his", "her", "its",
+                                         "our", "their", "one"})
+
+
+def _plural_noun_in(text: str) -> bool:
+    """Return True when `text` holds a plural noun (one the English inflection tables give as a plural)."""
+    from lemminflect import getLemma
+
+    from tutor.a13.syntax import noun_plurals
+
+    for word in re.findall(r"[A-Za-z]+", text):
+        low = word.lower()
+        if low in _irregular_plurals():
+            return True
+        lemma = next(iter(getLemma(low, upos="NOUN")), low)
+        if low.endswith("s") and lemma != low and low in noun_plurals(lemma):
+            return True
+    return False
+
+
+@cache
+def _irregular_plurals() -> frozenset[str]:
+    from tutor.a13.syntax import lists
+
+    return frozenset(lists()["irregular_plurals"])
 
 
 def plural_reference_notes(judged: Any, following: str, offset: int = 0) -> list[Note]:
-    """Return a note on each finding that would make a noun subject's verb singular (*are* → *is*) while a *they*,
-    *them* or *their* comes later in the sentence or in the next one (*the small shop in the old town are …
-    three of them*): the noun is likelier meant plural (§A13 §5, which word is wrong), so the note covers the
-    verb and the finding is not shown."""
+    """Return a note on each finding that would make a count noun subject's verb singular (*are* → *is*) while a
+    *they* or *them* comes later in the sentence or in the next one with no other plural noun before it (*the small
+    shop in the old town are … three of them*): the noun is likelier meant plural (§A13 §5, which word is wrong), so
+    the note covers the verb and the finding is not shown."""
     data = _data()
     out = []
     for _, best in judged.finding_choices():
@@ -148,12 +174,15 @@ def plural_reference_notes(judged: Any, following: str, offset: int = 0) -> list
         sub = frame.subject if frame is not None else None
         if sub is None or sub.start < 0 or sub.end > best.start:
             continue
-        head = judged.sentence[sub.start:sub.end].split()
-        if not head or head[0].lower() in _data_pronouns() or best.existential:
-            continue  # a pronoun subject's number is clear; existential there agrees with what follows
+        first = judged.sentence[sub.start:sub.end].split()[0].lower() if sub.end > sub.start else ""
+        if first in _CLEAR_SINGULAR_DETERMINERS:
+            continue  # 'my brother', 'this shop', 'a friend': a clear singular (§A13 §5); only 'the' or none is weak
+        if not sub.countable or best.existential:
+            continue  # a pronoun's, a name's or a mass noun's number is clear; existential there agrees with the noun
         later = judged.sentence[best.end:] + " " + following
-        if not _LATER_PLURAL.search(later):
-            continue
+        found = _LATER_PLURAL.search(later)
+        if not found or _plural_noun_in(later[:found.start()]) or _LATER_SINGULAR.search(later[:found.start()]):
+            continue  # no they / them, or a plural noun (or a he / she / it) nearer to it that it may stand for
         kind = "plural_reference"
         subject = judged.sentence[sub.start:sub.end]
         out.append(Note(offset + best.start, offset + best.end, best.written, kind,
@@ -161,9 +190,4 @@ def plural_reference_notes(judged: Any, following: str, offset: int = 0) -> list
     return out
 
 
-@cache
-def _data_pronouns() -> frozenset[str]:
-    from tutor.a13.words import word_lists
-
-    return frozenset(word_lists()["subject_pronouns"])
 
