@@ -68,9 +68,11 @@ def test_what_the_model_reads_before_a_sentence_in_each_mode():
 
 @pytest.mark.model
 def test_a_later_they_for_a_noun_subject_leaves_its_plural_verb_alone(tutor_engine):
-    text = "The old cinema in my street have very cheap tickets. They are only three euros on Mondays."
+    text = "The small shop in the old town have a difficult year. Three of them may close in the spring."
     result = tutor_engine.check(text)
     assert not result.findings
     assert [n.kind for n in result.notes if n.written == "have"] == ["plural_reference"]
     clear = tutor_engine.check("My brother have a new job and he likes it.")
     assert [(f.written, f.correct_form) for f in clear.findings] == [("have", "has")]
+    nearer = tutor_engine.check("The shop in my street have cheap prices and they are good.")  # they: the prices
+    assert [(f.written, f.correct_form) for f in nearer.findings] == [("have", "has")]
