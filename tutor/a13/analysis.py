@@ -66,10 +66,13 @@ def analyse(sentence: str) -> Analysis:
     cues = past_cue_starts(words, lists)
     parsed = parse(sentence, aside, cues)
     frames = {w.start: parsed.frame(w.start) for w in words}
-    if misspelled:  # a misspelled verb's own frame is read with it parsed as its form ('my dog whent crazy')
-        as_forms = parse(sentence, aside + [(words[i].start, words[i].end, _as_written_case(words[i].norm, written))
-                                            for i, written in misspelled.items()], cues)
-        frames.update({words[i].start: as_forms.frame(words[i].start) for i in misspelled})
+    # a misspelled verb, or a form that is not English (*camed*, *studys*), is parsed as the form it stands for,
+    # and its frame read from that parse ('my dog whent crazy', 'my uncle camed home')
+    as_form = {i: _as_written_case(words[i].norm, written) for i, written in misspelled.items()}
+    as_form.update({i: _as_written_case(form, words[i].text) for i, form in _bad_forms(words, lex, scope).items()})
+    if as_form:
+        as_forms = parse(sentence, aside + [(words[i].start, words[i].end, form) for i, form in as_form.items()], cues)
+        frames.update({words[i].start: as_forms.frame(words[i].start) for i in as_form})
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):
@@ -108,6 +111,19 @@ def analyse(sentence: str) -> Analysis:
             analysis.plural_verbs.append(w)
         analysis.options.extend(kept)
     return analysis
+
+
+def _bad_forms(words: list[Word], lex, scope) -> dict[int, str]:
+    """Return the words whose only readings are forms English does not have (*camed*, *studys*), each with the form
+    it stands for (*came*, *studies*)."""
+    out = {}
+    for i, w in enumerate(words):
+        readings = lex.get(w.norm, ())
+        if readings and all(r.kind in ("bad_past", "bad_3sg") for r in readings):
+            r = readings[0]
+            tense = "past simple" if r.kind == "bad_past" else "present simple"
+            out[i] = scope.cell(r.verb, tense, "3rd singular").correct_form
+    return out
 
 
 def _singular_form(readings: tuple[Reading, ...]) -> bool:

@@ -281,7 +281,9 @@ def _subject(head: Any, depth: int = 0) -> Subject:
     for c in head.children:
         if c.dep_ == "expl":  # 'In my city, Zaragoza, there are …': there is the subject, not the name
             return Subject("existential", None, c.idx, c.idx + len(c.text))
-    for c in head.children:
+    subjects = [c for c in head.children if c.dep_ in _SUBJECT_DEPS] or [
+        g for c in head.children if c.dep_ in ("aux", "auxpass") for g in c.children if g.dep_ in _SUBJECT_DEPS]
+    for c in subjects:  # (a subject the parser hung on an auxiliary: 'she will to watch')
         if c.dep_ in _SUBJECT_DEPS:
             if c.dep_ in ("csubj", "csubjpass"):
                 if any(k.dep_ == "conj" for k in c.children):  # 'eating well and sleeping eight hours are'
@@ -365,8 +367,9 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
         return Subject("singular", "3rd singular", *span) if low in ("one", "1") else Subject("plural", None, *span)
     if low in ls["collective_nouns"]:
         return Subject("collective", None, *span)
-    if low in ls["irregular_plurals"] or n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number"):
-        return Subject("plural", None, *span)
+    name = n.text[:1].isupper() and not low.endswith("s") and low not in ls["irregular_plurals"]
+    if not name and (low in ls["irregular_plurals"] or n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number")):
+        return Subject("plural", None, *span)  # (a capitalised word with no -s is a name the parser took for a plural)
     det = _det(n)
     if det in ls["plural_determiners"]:
         return Subject("plural", None, *span)

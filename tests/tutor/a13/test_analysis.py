@@ -135,3 +135,18 @@ def test_contractions_without_apostrophes_are_split():
 def test_do_support_alone_is_not_a_verb_to_correct():
     assert analyse("Do you know if the shop open on Sundays?").abstain
     assert not analyse("I do my homework at night.").abstain
+
+
+@pytest.mark.parametrize(("sentence", "written", "correction"), [
+    ("My uncle camed home very late on Friday.", "camed", "came"),          # a form English lacks, parsed as 'came'
+    ("Martina studys in the library every afternoon.", "studys", "studies"),
+    ("My tía cook a big lunch every Sunday.", "cook", None),                # not one of the 20: no option
+    ("My tía work in a hospital near the river.", "work", "works"),         # a foreign noun after 'my'
+    ("She will to watch the match with us.", "will to watch", "will watch"),
+])
+def test_clear_cases_the_parse_alone_would_lose(sentence, written, correction):
+    errors = {(o.written, o.cell.correct_form) for o in analyse(sentence).options if o.is_error}
+    if correction is None:
+        assert not errors
+    else:
+        assert (written, correction) in errors
