@@ -290,7 +290,7 @@ def _subject(head: Any, depth: int = 0) -> Subject:
                     return Subject("coordinated", None, c.left_edge.idx, c.right_edge.idx + len(c.right_edge.text))
                 if _clausal_subject(c):
                     return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
-                return Subject("unknown", None, c.idx, c.idx + len(c.text))  # a bare finite verb: a garbled parse
+                return Subject("none", None, c.idx, c.idx + len(c.text))  # a bare finite verb: an unreadable frame
             return _noun_phrase_subject(c, depth)
     if head.dep_ == "conj" and head.head is not head and depth < 4:
         return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
@@ -405,17 +405,31 @@ def _tag(n: Any) -> str:
     """Return the parser's tag, except NN for a sentence's first word that is a common noun the parser took for a
     name or a verb because of its capital (*Dog are faithful*, *Train in Spain are fast*)."""
     if n.i == n.sent.start and n.tag_ in ("NNP", "VB", "VBP") and n.dep_ in ("nsubj", "nsubjpass") \
-            and noun_plurals(n.lower_) and n.lower_ not in lists()["kinship_names"]:
+            and _listed_noun(n.lower_) and n.lower_ not in lists()["kinship_names"]:
         return "NN"
     return n.tag_
 
 
 @cache
-def noun_plurals(word: str) -> tuple[str, ...]:
-    """Return the plurals the English inflection tables (lemminflect) give a noun, the usual first; () if unknown."""
+def _listed_noun(word: str) -> bool:
+    """Return True for a word the English inflection tables list as a common noun (not a name: *Maria*)."""
     from lemminflect import getAllInflections
 
-    return tuple(getAllInflections(word, upos="NOUN").get("NNS", ()))
+    return bool(getAllInflections(word, upos="NOUN"))
+
+
+@cache
+def noun_plurals(word: str) -> tuple[str, ...]:
+    """Return the plurals of a noun, the usual first: those the English inflection tables (lemminflect) list, else
+    the regular plural of a word an English word list knows; () for a word neither knows (a misspelling)."""
+    from lemminflect import getAllInflections, getInflection
+
+    from tutor.a13.spelling import is_known
+
+    listed = tuple(getAllInflections(word, upos="NOUN").get("NNS", ()))
+    if listed or word.endswith("ing") or not is_known(word):
+        return listed  # an -ing word counts as a noun only when the tables list it as one
+    return tuple(getInflection(word, "NNS"))
 
 
 def _plural_cue(n: Any) -> bool:
