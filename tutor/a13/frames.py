@@ -77,12 +77,11 @@ def agrees(o: Option) -> bool:
 
 def garbled(i: int, s: Sentence, misspelled: dict[int, str]) -> bool:
     """Return True when the frame around word i is unreadable: the word before it is a non-word (it may
-    be the auxiliary or the subject: *woubl be*) and no determiner makes it a noun, or a misspelled form
-    follows *be*, where a participle and an -ing form both fit (*I am writen to you*)."""
+    be the auxiliary or the subject, whose number nothing tells: *woubl be*, *the beoples is*), or a misspelled
+    form follows *be*, where a participle and an -ing form both fit (*I am writen to you*)."""
     from tutor.a13.spelling import is_non_word
 
     j = i - 1
-    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text) and not (
-            s.norm(j - 1) in s.lists["determiners"] and s.norm(j - 2) not in s.lists["be_forms"]):
-        return True  # (after a determiner the non-word is a noun, a learner's word from another language: 'my tía')
+    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text):
+        return True
     return i in misspelled and s.norm(s.prev_index(i)) in s.lists["be_forms"]

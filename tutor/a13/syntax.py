@@ -421,13 +421,12 @@ def _listed_noun(word: str) -> bool:
 @cache
 def noun_plurals(word: str) -> tuple[str, ...]:
     """Return the plurals of a noun, the usual first: those the English inflection tables (lemminflect) list, else
-    the regular plural of a word an English word list knows; () for a word neither knows (a misspelling)."""
+    the regular plural (a word the tables list only as a verb, *bar*, or do not know: *smartphone*, a misspelling,
+    whose number is then as unclear as any count noun's)."""
     from lemminflect import getAllInflections, getInflection
 
-    from tutor.a13.spelling import is_known
-
     listed = tuple(getAllInflections(word, upos="NOUN").get("NNS", ()))
-    if listed or word.endswith("ing") or not is_known(word):
+    if listed or word.endswith("ing"):
         return listed  # an -ing word counts as a noun only when the tables list it as one
     return tuple(getInflection(word, "NNS"))
 
