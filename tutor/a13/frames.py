@@ -82,6 +82,7 @@ def garbled(i: int, s: Sentence, misspelled: dict[int, str]) -> bool:
     from tutor.a13.spelling import is_non_word
 
     j = i - 1
-    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text):
-        return True
+    if j >= 0 and j not in misspelled and is_non_word(s.words[j].text) and not (
+            s.norm(j) in s.lists["subject_pronouns"] or s.norm(j) in s.lists["plural_pronouns"]):
+        return True  # (a subject pronoun the learner wrote in Spanish, *yo*, *ella*, is read as its English one)
     return i in misspelled and s.norm(s.prev_index(i)) in s.lists["be_forms"]

@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     data["report_below_text"] = report_below_text
     data["_comment"] = ("Weights of the judge (tutor/judge/judge.py), fitted by `grammar-tutor judge-fit"
                         " [--model NAME]` on the sets under 'fitted_on'; never edit by hand.")
-    data.setdefault("default_model", "smollm2-135m")
+    data.setdefault("default_model", tutor.model.name)
     data.setdefault("models", {})[tutor.model.name] = {
         "with_model": fitted["with_model"], "without_model": fitted["without_model"],
         "fitted_on": report_sets, "held_out": held_specs, "l2": args.l2, "model_sha256": tutor.model.sha256,
