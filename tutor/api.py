@@ -189,7 +189,7 @@ class Tutor:
 
         One made-up sentence is judged: that loads the parser and runs the model's scoring path (its
         buffers, and the weights' pages) once. A 2,000-character check right after loading took 2.2 s
-        instead of 1.5 s without it (docs/notes/issue-21.md).
+        instead of 1.5 s without it (`grammar-tutor bench typing`).
         """
         self.judged(WARM_UP_SENTENCE)
         prefix, _ = render("", self.model.prompt_format, private=self.settings.private_fields)

@@ -5,7 +5,7 @@ shared 2-core machine a spinning thread holds the core the working thread needs,
 instead of 28 ms. Sleeping at once (`OMP_WAIT_POLICY=PASSIVE`) is safe under load but costs a futex
 wake-up at each of a forward pass's hundreds of barriers: a 2,000-character check took 1.4× as long on a
 quiet machine. A short spin (`GOMP_SPINCOUNT=1000`) was as fast as spinning on a quiet machine and within
-about 10 % of sleeping under a competing busy process (docs/notes/issue-21.md has the runs). An explicit
+about 10 % of sleeping under a competing busy process (`grammar-tutor bench typing` measures it). An explicit
 setting of either variable wins.
 """
 
