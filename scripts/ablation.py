@@ -3,7 +3,7 @@
     python scripts/ablation.py [--model NAME] FILE [FILE ...]
 
 Prints one markdown table per file (rows: the full pipeline, then one idea off at a time) and the
-per-model row used in the README. The model is loaded once; every row runs the same sentences.
+per-model row. The model is loaded once; every row runs the same sentences.
 """
 
 from __future__ import annotations

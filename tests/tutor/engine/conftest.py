@@ -100,7 +100,7 @@ def smol_grammar(smol_vocab: Vocabulary, a13_schema: dict):
 @pytest.fixture(scope="session")
 def plain_llm(default_model_path: Path):
     """Return a plain llama_cpp.Llama on the bundled GGUF (what a user of the library brings), loaded with
-    llama.cpp's repacking buffers off on a CPU with AMX, whose kernel crashes (README, "Every CPU")."""
+    llama.cpp's repacking buffers off on a CPU with AMX, whose kernel crashes (tutor/decoding/native.py)."""
     import llama_cpp
 
     from tutor.decoding.native import model_params_for_this_cpu
