@@ -24,6 +24,7 @@ _SUBCOMMANDS = (
     "tutor.commands.teacher",
     "tutor.commands.judge_fit",
     "tutor.commands.practice",
+    "tutor.commands.store_copy",
 )
 
 
