@@ -79,6 +79,7 @@ def kill_after() -> Iterator[Callable[[subprocess.Popen, float], None]]:
 # -- a real PostgreSQL 15, started by the tests ---------------------------------------------------------------
 
 PG_BIN = Path(os.environ.get("GRAMMAR_TUTOR_PG_BIN", "/usr/lib/postgresql/15/bin"))
+REQUIRE_POSTGRES_ENV = "GRAMMAR_TUTOR_REQUIRE_POSTGRES"
 PG_PASSWORD_USER = "tutor_pw"  # a role that must log in with a password (pg_hba: scram-sha-256)
 PG_PASSWORD = "right-horse-battery"
 
@@ -133,6 +134,8 @@ def postgres_server() -> Iterator[PostgresServer]:
     import tempfile
 
     if not (PG_BIN / "initdb").exists():
+        if os.environ.get(REQUIRE_POSTGRES_ENV):  # .ci/run: the PostgreSQL tests must run, never be skipped
+            pytest.fail(f"${REQUIRE_POSTGRES_ENV} is set but PostgreSQL is not installed in {PG_BIN}")
         pytest.skip(f"PostgreSQL binaries are not installed in {PG_BIN} (apt install postgresql, "
                     "or set GRAMMAR_TUTOR_PG_BIN)")
     pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[test]'")

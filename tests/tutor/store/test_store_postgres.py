@@ -145,3 +145,11 @@ def test_the_store_api_on_postgres_is_refused_clearly_after_the_schema_is_in(pos
         Store.open(postgres_url)
     with psycopg.connect(postgres_url) as conn:
         assert postgres.current_version(conn) == schema.LATEST
+
+
+def test_serve_against_an_unreachable_database_exits_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql://tutor:hunter2@127.0.0.1:{_closed_port()}/district"
+    assert main(["serve", "--token", "a-class-code-long-enough", "--port", "0", "--db", url]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot reach the PostgreSQL database postgresql://tutor:***@127.0.0.1" in err[0]
+    assert "hunter2" not in err[0]
