@@ -138,7 +138,8 @@ def copy_store(source: str | Path, target: str | Path) -> Copied:
 def _copy_learners(src: _Side, dst: _Side, done: Copied) -> dict[int, int]:
     """Copy learners by UUID; return source id -> target id. A name held by another UUID there is refused."""
     ids: dict[int, int] = {}
-    for row in src.rows(f"SELECT * FROM {schema.LEARNERS} ORDER BY id"):
+    # In UUID order, as every table here is in its key's: two copies at once lock rows in one order, never a deadlock
+    for row in src.rows(f"SELECT * FROM {schema.LEARNERS} ORDER BY uuid"):
         source_id = row.pop("id")
         added = dst.insert_once(schema.LEARNERS, row)
         found = dst.one(f"SELECT id FROM {schema.LEARNERS} WHERE uuid = ?", [row["uuid"]])

@@ -110,3 +110,27 @@ def test_copy_refuses_what_it_cannot_copy(tmp_path: Path, capsys: pytest.Capture
     source = _class_file(tmp_path / "class.db")
     assert main(["store", "copy", "--from", str(source), "--to", "mysql://u@127.0.0.1/db"]) == 2
     assert "not a database grammar-tutor can use" in capsys.readouterr().err
+
+
+def test_two_copies_at_once_store_every_row_once(tmp_path: Path, postgres_url: str) -> None:
+    import threading
+
+    source = _class_file(tmp_path / "class.db")
+    copy_store(tmp_path / "class.db", tmp_path / "twin.db")  # a second file holding the same rows
+    results: list[Any] = []
+
+    def run(path: Path) -> None:
+        try:
+            results.append(copy_store(path, postgres_url))
+        except Exception as exc:  # a failure is a result the test reports
+            results.append(exc)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in (source, tmp_path / "twin.db")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(results) == 2 and not [r for r in results if isinstance(r, Exception)], results
+    assert _content(postgres_url) == _content(source)  # each row once, whichever copy wrote it
+    added = sum(r.added.get(schema.CORRECTIONS, 0) for r in results)
+    assert added == len(_content(source)[schema.CORRECTIONS])
