@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from tutor.errors import StoreError
-from tutor.store import pg_schema
+from tutor.store import pg_schema, schema
 from tutor.store.paths import redact
 
 CONNECT_TIMEOUT_S = 5
@@ -72,6 +72,17 @@ def current_version(conn: Any) -> int:
     if found is None:
         return 0
     return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+
+def teacher_hash(url: str) -> str | None:
+    """Return the teacher passphrase's hash in the database at `url`, or None (none set, or no schema yet)."""
+    from tutor.store.lock import TEACHER
+
+    with connect(url) as conn, translated(url, "reading the teacher passphrase"):
+        if conn.execute("SELECT to_regclass(%s)", [schema.SECRETS]).fetchone()[0] is None:
+            return None
+        row = conn.execute(f"SELECT hash FROM {schema.SECRETS} WHERE subject = %s", [TEACHER]).fetchone()
+    return None if row is None else str(row[0])
 
 
 def migrate(url: str) -> int:

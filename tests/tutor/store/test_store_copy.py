@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -57,36 +58,45 @@ def _class_file(path: Path) -> Path:
         practice.answer("Ana", card["id"], card["answer"])
         lock = SecretLock(store)
         lock.set_pin("Bo", "483921")
-        lock.set_teacher("a long teacher passphrase")
+        lock.set_teacher(TEACHER)
     return path
 
 
+TEACHER = "a long teacher passphrase"
+
+
+def _copy(monkeypatch: pytest.MonkeyPatch, source: Path | str, target: Path | str, passphrase: str = TEACHER) -> int:
+    """Run `grammar-tutor store copy` with the teacher passphrase on stdin."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(passphrase + "\n"))
+    return main(["store", "copy", "--from", str(source), "--to", str(target), "--passphrase-stdin"])
+
+
 def test_copy_to_postgres_and_back_keeps_everything_and_a_second_run_adds_nothing(
-        tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     source = _class_file(tmp_path / "class.db")
     expected = _content(source)
     assert all(expected[t] for t in _CONTENT)  # every kind of row is there to be copied
 
-    assert main(["store", "copy", "--from", str(source), "--to", postgres_url]) == 0
+    assert _copy(monkeypatch, source, postgres_url) == 0
     first = capsys.readouterr().out
     assert f"corrections: {len(expected[schema.CORRECTIONS])} copied, 0 already there" in first
     assert f"cards: {len(expected[schema.CARDS])} copied, 0 already there" in first
     assert _content(postgres_url) == expected
 
-    assert main(["store", "copy", "--from", str(source), "--to", postgres_url]) == 0
+    assert _copy(monkeypatch, source, postgres_url) == 0
     second = capsys.readouterr().out
     assert "total: 0 copied" in second
     assert f"learners: 0 copied, {len(expected[schema.LEARNERS])} already there" in second
     assert _content(postgres_url) == expected
 
     back = tmp_path / "back.db"
-    assert main(["store", "copy", "--from", postgres_url, "--to", str(back)]) == 0
+    assert _copy(monkeypatch, postgres_url, back) == 0
     assert _content(back) == expected
     with Store.open(back) as store:  # the copy is a working store: history, search, PIN and passphrase
         assert [r["original"] for r in store.history("Ana", search="scho")] == ["She go to school"]
         assert store.get(store.history("Ana", search="scho")[0]["id"])["mask_us"] == [3.0, 4.5, 9.25]
         lock = SecretLock(store)
-        assert lock.check_teacher("a long teacher passphrase")
+        assert lock.check_teacher(TEACHER)
         assert lock.check_pin("Bo", "483921")  # the PIN followed Bo to his new local id
     assert copy_store(postgres_url, back).added == {}
 
@@ -134,3 +144,18 @@ def test_two_copies_at_once_store_every_row_once(tmp_path: Path, postgres_url: s
     assert _content(postgres_url) == _content(source)  # each row once, whichever copy wrote it
     added = sum(r.added.get(schema.CORRECTIONS, 0) for r in results)
     assert added == len(_content(source)[schema.CORRECTIONS])
+
+
+def test_a_locked_store_is_copied_only_with_its_passphrase(tmp_path: Path, postgres_url: str,
+                                                           capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _class_file(tmp_path / "class.db")
+    assert _copy(monkeypatch, source, postgres_url, "a wrong guess") == 2
+    assert "not right" in capsys.readouterr().err
+    with psycopg.connect(postgres_url) as conn:  # nothing copied, not even the schema's rows
+        assert conn.execute("SELECT to_regclass('learners')").fetchone()[0] is None
+    assert _copy(monkeypatch, source, postgres_url) == 0
+    capsys.readouterr()
+    assert _copy(monkeypatch, postgres_url, tmp_path / "out.db", "a wrong guess") == 2  # the lock went along
+    assert "protected by the teacher passphrase" in capsys.readouterr().err
+    assert not (tmp_path / "out.db").exists()
