@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 def _require_teacher(args: argparse.Namespace) -> None:
     """A source with a teacher passphrase is copied only with it: a copy is as readable as an export."""
     from tutor.store import Store, postgres
-    from tutor.store.lock import LockError, verify_secret
+    from tutor.store.lock import TEACHER, LockError, verify_secret
     from tutor.store.paths import redact, resolve_db
 
     source = resolve_db(args.copy_from)
@@ -49,7 +49,7 @@ def _require_teacher(args: argparse.Namespace) -> None:
             with Store.open(source) as store:  # the throttled check every reading command uses
                 require_teacher(store, args, doing="nothing was copied")
         return
-    stored = postgres.teacher_hash(source)
+    stored = postgres.secret_hash(source, TEACHER)
     if stored is None:
         return
     secret = read_secret("Teacher passphrase: ", from_stdin=args.passphrase_stdin)

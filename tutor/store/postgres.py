@@ -74,14 +74,12 @@ def current_version(conn: Any) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
 
 
-def teacher_hash(url: str) -> str | None:
-    """Return the teacher passphrase's hash in the database at `url`, or None (none set, or no schema yet)."""
-    from tutor.store.lock import TEACHER
-
+def secret_hash(url: str, subject: str) -> str | None:
+    """Return the hash kept under `subject` (lock.TEACHER: the passphrase) at `url`, or None (none, or no schema)."""
     with connect(url) as conn, translated(url, "reading the teacher passphrase"):
         if conn.execute("SELECT to_regclass(%s)", [schema.SECRETS]).fetchone()[0] is None:
             return None
-        row = conn.execute(f"SELECT hash FROM {schema.SECRETS} WHERE subject = %s", [TEACHER]).fetchone()
+        row = conn.execute(f"SELECT hash FROM {schema.SECRETS} WHERE subject = %s", [subject]).fetchone()
     return None if row is None else str(row[0])
 
 
