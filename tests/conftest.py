@@ -74,3 +74,94 @@ def kill_after() -> Iterator[Callable[[subprocess.Popen, float], None]]:
     yield arm
     for timer in timers:
         timer.cancel()
+
+
+# -- a real PostgreSQL 15, started by the tests ---------------------------------------------------------------
+
+PG_BIN = Path(os.environ.get("GRAMMAR_TUTOR_PG_BIN", "/usr/lib/postgresql/15/bin"))
+REQUIRE_POSTGRES_ENV = "GRAMMAR_TUTOR_REQUIRE_POSTGRES"
+PG_PASSWORD_USER = "tutor_pw"  # a role that must log in with a password (pg_hba: scram-sha-256)
+PG_PASSWORD = "right-horse-battery"
+
+
+class PostgresServer:
+    """A PostgreSQL cluster in a temporary folder on a free loopback port, trust auth (but PG_PASSWORD_USER)."""
+
+    def __init__(self, root: Path, port: int) -> None:
+        self.root, self.port = root, port
+        self.data, self.sockets, self.log = root / "data", root / "sockets", root / "server.log"
+        self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self._count = 0
+        self.password_user, self.password = PG_PASSWORD_USER, PG_PASSWORD
+
+    def url(self, db: str = "postgres", user: str = "postgres") -> str:
+        return f"postgresql://{user}@127.0.0.1:{self.port}/{db}"
+
+    def run(self, tool: str, *args: str, timeout: float = 120) -> None:
+        subprocess.run([*self.as_postgres, str(PG_BIN / tool), *args], check=True, capture_output=True,
+                       timeout=timeout, cwd=self.root)
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "-t", "60", "start")
+
+    def stop(self) -> None:
+        self.run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+
+    def new_database(self) -> str:
+        """Create an empty database and return its URL."""
+        import psycopg
+
+        self._count += 1
+        name = f"test_{self._count}"
+        with psycopg.connect(self.url(), autocommit=True, connect_timeout=10) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """Start a PostgreSQL cluster for the session (as the `postgres` user when the tests run as root)."""
+    import shutil
+    import tempfile
+
+    if not (PG_BIN / "initdb").exists():
+        if os.environ.get(REQUIRE_POSTGRES_ENV):  # .ci/run: the PostgreSQL tests must run, never be skipped
+            pytest.fail(f"${REQUIRE_POSTGRES_ENV} is set but PostgreSQL is not installed in {PG_BIN}")
+        pytest.skip(f"PostgreSQL binaries are not installed in {PG_BIN} (apt install postgresql, "
+                    "or set GRAMMAR_TUTOR_PG_BIN)")
+    pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[test]'")
+    root = Path(tempfile.mkdtemp(prefix="grammar-tutor-pg-"))  # not under pytest's 0700 tmp: postgres reads it
+    server = PostgresServer(root, _free_port())
+    server.sockets.mkdir()
+    if server.as_postgres:
+        shutil.chown(root, "postgres")
+        shutil.chown(server.sockets, "postgres")
+    server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+               "--no-sync")
+    hba = server.data / "pg_hba.conf"
+    hba.write_text(f"host all {PG_PASSWORD_USER} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+    server.start()
+    try:
+        import psycopg
+
+        with psycopg.connect(server.url(), autocommit=True, connect_timeout=10) as conn:
+            conn.execute(f"CREATE ROLE {PG_PASSWORD_USER} LOGIN PASSWORD '{PG_PASSWORD}'")
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """Return the URL of a new, empty PostgreSQL database."""
+    return postgres_server.new_database()

@@ -24,6 +24,7 @@ _SUBCOMMANDS = (
     "tutor.commands.teacher",
     "tutor.commands.judge_fit",
     "tutor.commands.practice",
+    "tutor.commands.store_copy",
 )
 
 
@@ -34,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Offline English verb tutor. With no subcommand, opens the desktop app.",
     )
     parser.add_argument("--version", action="version", version=f"grammar-tutor {__version__}")
-    parser.add_argument("--db", help="SQLite file to use (default: $GRAMMAR_TUTOR_DB or the user data folder)")
+    parser.add_argument("--db", help="SQLite file to use, or a postgresql://USER@HOST:PORT/DB URL where a command "
+                        "supports it (default: $GRAMMAR_TUTOR_DB or the user data folder)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _SUBCOMMANDS:
         try:

@@ -80,9 +80,15 @@ def check_llama(mf: object | None) -> list[Check]:
 
 def check_database(path_arg: str | None) -> Check:
     """Say where the database is and whether it can be written, creating nothing but a temp file."""
-    from tutor.store.paths import resolve_db_path
+    from tutor.errors import StoreError
+    from tutor.store.paths import resolve_db
 
-    path = resolve_db_path(path_arg)
+    try:
+        path = resolve_db(path_arg)
+    except StoreError as exc:
+        return Check("database", False, str(exc))
+    if isinstance(path, str):
+        return check_postgres(path)
     folder = path.parent
     probe_dir = folder
     while not probe_dir.exists() and probe_dir != probe_dir.parent:
@@ -104,6 +110,21 @@ def check_database(path_arg: str | None) -> Check:
                                         " choose another file with --db or GRAMMAR_TUTOR_DB")
     state = "exists" if path.exists() else "will be created on first use"
     return Check("database", True, f"{path} ({state}, writable)")
+
+
+def check_postgres(url: str) -> Check:
+    """Say whether the PostgreSQL database answers and which schema it has, writing nothing."""
+    from tutor.errors import StoreError
+    from tutor.store import postgres, schema
+    from tutor.store.paths import redact
+
+    try:
+        with postgres.connect(url) as conn, postgres.translated(url, "reading its schema version"):
+            version = postgres.current_version(conn)
+    except StoreError as exc:
+        return Check("database", False, str(exc))
+    state = f"schema {version}" if version else f"empty: schema {schema.LATEST} is made on first use"
+    return Check("database", version <= schema.LATEST, f"{redact(url)} (PostgreSQL, {state})")
 
 
 def check_qt() -> Check:

@@ -14,7 +14,7 @@ from tutor.result import CorrectionResult
 from tutor.store import outbox, queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.names import clean_name, name_key
-from tutor.store.paths import create_private, resolve_db_path
+from tutor.store.paths import create_private, resolve_db
 from tutor.store.records import (
     CORRECTION_COLUMNS,
     Learner,
@@ -57,6 +57,8 @@ class Store:
              synchronous: str = "FULL") -> Store:
         """Open (creating or upgrading) the store at `path`; None resolves --db/$GRAMMAR_TUTOR_DB/data folder.
 
+        A `postgresql://` URL is handed to tutor.store.postgres; any other `scheme://` raises StoreError.
+
         A corrupt or non-SQLite file raises StoreError and is left untouched, unless `fresh` is True:
         then it is renamed to `<name>.corrupt-<UTC time>` (see `moved_aside`) and a new store is
         created. A healthy file is never moved. A read-only place or a full disk raises StoreError.
@@ -64,7 +66,11 @@ class Store:
         """
         if synchronous.upper() not in _SYNCHRONOUS:
             raise ValueError(f"synchronous={synchronous!r}; expected one of {', '.join(_SYNCHRONOUS)}")
-        target = resolve_db_path(path)
+        target = resolve_db(path)
+        if isinstance(target, str):
+            from tutor.store.postgres import open_postgres
+
+            return open_postgres(target)
         problem = damage(target)
         if problem is None:
             try:
