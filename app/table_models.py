@@ -211,6 +211,8 @@ class HistoryModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and key == "result":
             if row["out_of_scope"]:
                 return QColor("#1f4f99")
+            if row["not_sure"]:
+                return QColor("#8a4b00")
             return QColor("#1b6e35") if row["is_correct"] else QColor("#b3261e")
         return None
 
@@ -220,6 +222,8 @@ class HistoryModel(QAbstractTableModel):
         if key == "result":
             if row["out_of_scope"]:
                 return self.tr("out of scope")
+            if row["not_sure"]:
+                return self.tr("not sure")
             return self.tr("correct") if row["is_correct"] else self.tr("mistake")
         if key == "tense":
             return tense_label(row.get("tense") or "")

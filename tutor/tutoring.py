@@ -64,8 +64,9 @@ class Tutoring:
         """Correct one sentence and record it for `learner` (kind 'review' for a retry in "review my mistakes",
         kept out of the teacher's statistics); raise InputError for a sentence the tutor cannot take."""
         result = self.tutor.correct(sentence, on_token=on_token)
-        if review:
-            result = dataclasses.replace(result, kind=REVIEW)
+        # the card shows an answer below the Judge's threshold as a question: it is stored as one
+        not_sure = not result.out_of_scope and not self.is_sure(result)
+        result = dataclasses.replace(result, kind=REVIEW if review else result.kind, not_sure=not_sure)
         return self.record(result, learner=learner)
 
     def record(self, result: CorrectionResult, *, learner: str | None) -> Recorded[CorrectionResult]:

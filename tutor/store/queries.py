@@ -60,7 +60,7 @@ class Filters:
             clauses.append("c.created < ?")
             params.append(bound(self.until, upper=True))
         if self.only_mistakes:
-            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review'")
+            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0")
         match = fts_query(self.search or "")
         if match:
             # A page walks the created/learner index in order and tests membership (`+c.seq` keeps the
