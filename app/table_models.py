@@ -209,7 +209,7 @@ class HistoryModel(QAbstractTableModel):
                 return "\n".join(t for t in (row.get("explanation_es"), row.get("explanation_en")) if t) or None
             return None
         if role == Qt.ItemDataRole.ForegroundRole and key == "result":
-            if row["out_of_scope"]:
+            if row["out_of_scope"] or row.get("noted"):
                 return QColor("#1f4f99")
             if row["not_sure"]:
                 return QColor("#8a4b00")
@@ -220,6 +220,8 @@ class HistoryModel(QAbstractTableModel):
         if key == "created":
             return local_time(row["created"])
         if key == "result":
+            if row.get("noted"):  # a note was shown: an error §A13 does not label, neither correct nor out of scope
+                return self.tr("noted")
             if row["out_of_scope"]:
                 return self.tr("out of scope")
             if row["not_sure"]:

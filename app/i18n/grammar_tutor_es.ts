@@ -340,6 +340,14 @@
         <source>mistake</source>
         <translation>error</translation>
     </message>
+    <message>
+        <source>noted</source>
+        <translation>con nota</translation>
+    </message>
+    <message>
+        <source>not sure</source>
+        <translation>no estoy seguro</translation>
+    </message>
 </context>
 <context>
     <name>HistoryView</name>
@@ -858,6 +866,26 @@
         <source>Finishing the current job…</source>
         <translation>Terminando la tarea en curso…</translation>
     </message>
+    <message>
+        <source>answered without the model: {0} · {1:.0f} ms</source>
+        <translation>respondido sin el modelo: {0} · {1:.0f} ms</translation>
+    </message>
+    <message>
+        <source>a pattern I note but do not correct</source>
+        <translation>un patrón que señalo pero no corrijo</translation>
+    </message>
+    <message>
+        <source>the subject is plural, and I check singular subjects only</source>
+        <translation>el sujeto es plural, y solo reviso sujetos en singular</translation>
+    </message>
+    <message>
+        <source>no verb of the 20 to fix</source>
+        <translation>ningún verbo de los 20 que corregir</translation>
+    </message>
+    <message>
+        <source>no answer to choose</source>
+        <translation>ninguna respuesta que elegir</translation>
+    </message>
 </context>
 <context>
     <name>MessageBar</name>
@@ -1039,6 +1067,10 @@
         <location filename="../views/practice.py" line="280" />
         <source>{0} of {1} characters used</source>
         <translation>{0} de {1} caracteres usados</translation>
+    </message>
+    <message>
+        <source>The model is still loading; I will correct your sentence as soon as it is ready.</source>
+        <translation>El modelo aún se está cargando; corregiré tu frase en cuanto esté listo.</translation>
     </message>
 </context>
 <context>

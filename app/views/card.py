@@ -16,6 +16,7 @@ from app.views.panel import Panel, set_text_colour
 from tutor.result import PLURAL_SUBJECT, CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
+from tutor.tutoring import shown_as_note
 
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
@@ -174,7 +175,7 @@ class ResultCard(Panel):
             self.kind = "empty"
             self._title(self.tr("Your correction appears here"), GREY)
             self._show(self.note, self.tr("Type an English sentence above and press Ctrl+Enter."))
-        elif notes and self._note_instead(result, notes):
+        elif result.noted or shown_as_note(result, notes):
             self._render_notes(result, notes)
         elif result.out_of_scope:
             self._render_out_of_scope(result)
@@ -184,16 +185,6 @@ class ResultCard(Panel):
             self._show_notes(notes)
         self.setAccessibleName(self.tr("Result"))
         self.setAccessibleDescription(self.plain_text())
-
-    @staticmethod
-    def _note_instead(result: CorrectionResult, notes: list[Note]) -> bool:
-        """Return True when a note, not the answer, is what to show (the Text tab's rule): the answer would
-        praise the sentence, fix a span a note covers, or call a pattern of one of the 20 verbs out of scope."""
-        if result.out_of_scope:
-            return any(n.kind != "outside_verb" for n in notes)
-        if result.is_correct or result.error_start is None or result.error_end is None:
-            return True
-        return any(n.start < result.error_end and result.error_start < n.end for n in notes)
 
     def _render_notes(self, result: CorrectionResult, notes: list[Note]) -> None:
         """The neutral face: what the pattern is, no praise and no fix."""

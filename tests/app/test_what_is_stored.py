@@ -47,3 +47,25 @@ def test_a_not_sure_card_is_stored_listed_and_counted_as_not_sure(qtbot, make_wi
     assert main(["history", "--db", str(db_path)]) == 0
     out = capsys.readouterr().out
     assert "not sure" in out and "-> " not in out
+
+
+@pytest.mark.parametrize("sentence", ["He don't want to come.", "I am agree with you.", "She doesn't likes tea."])
+def test_a_sentence_shown_with_a_note_is_stored_and_listed_as_noted(qtbot, make_window, engine, db_path, reads_done,
+                                                                     capsys, sentence):
+    """The card shows a note (an error §A13 does not label): History never calls the sentence correct."""
+    window = make_window(tutor=engine)
+    window.learner_bar.create("Ana")
+    reads_done()
+    correct_by_keyboard(qtbot, window, sentence)
+    assert window.practice.card.kind == "note"
+    with Store.open(db_path) as store:
+        row = store.history("Ana")[0]
+        assert row["noted"] and not row["is_correct"] and not row["not_sure"]
+        assert store.progress_by_week("Ana") == []  # neither a right answer nor a mistake in the statistics
+        assert store.mistakes("Ana") == [] and Practice(store).build("Ana") == 0
+    window.show_tab(1)
+    reads_done()
+    assert result_cell(window) == "noted"
+    assert main(["history", "--db", str(db_path)]) == 0
+    out = capsys.readouterr().out
+    assert "noted" in out and "correct (" not in out and "out of scope" not in out

@@ -87,6 +87,8 @@ def _has_filters(args: argparse.Namespace) -> bool:
 
 
 def _verdict(row: dict) -> str:
+    if row.get("noted"):  # a note was shown: the sentence has an error §A13 does not label
+        return "noted (not corrected)"
     if row["out_of_scope"]:
         return "out of scope"
     if row["not_sure"]:  # the card asked it as a question: never a sure verdict
