@@ -1601,6 +1601,18 @@
         <source>The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or check it in parts.</source>
         <translation>El texto tiene {0} caracteres; reviso hasta {1} cada vez. No se ha cortado nada: acórtalo o revísalo por partes.</translation>
     </message>
+    <message>
+        <source>Every finding is applied.</source>
+        <translation>Todas las correcciones están aplicadas.</translation>
+    </message>
+    <message>
+        <source>Checking the text as it is now…</source>
+        <translation>Revisando el texto tal como está ahora…</translation>
+    </message>
+    <message>
+        <source>The text has changed since the last check. Press Ctrl+Enter to check it again.</source>
+        <translation>El texto ha cambiado desde la última revisión. Pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
+    </message>
 </context>
 <context>
     <name>ClassProgressView</name>
