@@ -1170,6 +1170,14 @@
         <source>The verb I can check here, “{0}”, is right.</source>
         <translation>El verbo que sé revisar aquí, «{0}», está bien.</translation>
     </message>
+    <message>
+        <source>Also in this sentence:</source>
+        <translation>También en esta frase:</translation>
+    </message>
+    <message>
+        <source>not sure ({0} %): check it with your teacher</source>
+        <translation>no estoy seguro ({0} %): revísalo con tu profesor</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

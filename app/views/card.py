@@ -111,6 +111,7 @@ class ResultCard(Panel):
         self.explanation_en = _label(self)
         self.verbs = _label(self)
         self.notes = _label(self)  # neutral notes on patterns §A13 does not label (as in the Text tab)
+        self.others = _label(self)  # the sentence's other findings, beneath the first
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 14)
         layout.setSpacing(10)
@@ -122,6 +123,7 @@ class ResultCard(Panel):
             self.spanish,
             self.explanation_es,
             self.explanation_en,
+            self.others,
             self.verbs,
             self.notes,
         ):
@@ -168,6 +170,7 @@ class ResultCard(Panel):
             self.explanation_en,
             self.verbs,
             self.notes,
+            self.others,
         ):
             widget.hide()
         notes = notes_for(result.original) if result is not None else []
@@ -269,6 +272,24 @@ class ResultCard(Panel):
             self._show(self.explanation_en, f"<b>EN</b>&nbsp; {emphasised(result.explanation_en)}")
         if sure:
             self.note.setToolTip(self.tr("Confidence: {0} %").format(percent))
+        self._show_others(result.others)
+
+    def _show_others(self, others: tuple[CorrectionResult, ...]) -> None:
+        """List the sentence's other findings beneath the first: the word, its fix, its cell and explanation."""
+        if not others:
+            return
+        lines = [f"<b>{escape(self.tr('Also in this sentence:'))}</b>"]
+        for other in others:
+            out = other.output
+            cell = f"{tense_label(str(out.get('tense', '')))}, {person_label(str(out.get('person', '')))}"
+            fix = (f"<s>{escape(other.error_span or '')}</s> → <b>{escape(str(out.get('correct_form', '')))}</b>"
+                   f" ({escape(cell)})")
+            if other.not_sure:
+                fix += " — " + escape(self.tr("not sure ({0} %): check it with your teacher").format(
+                    round(other.confidence * 100)))
+            why = other.explanation_es if ui_is_spanish() else other.explanation_en
+            lines.append(f"• {fix}" + (f"<br>&nbsp;&nbsp;{emphasised(why)}" if why else ""))
+        self._show(self.others, "<br>".join(lines))
 
     def _title(self, text: str, colour: str) -> None:
         self.title.setText(text)
@@ -288,6 +309,7 @@ class ResultCard(Panel):
             self.spanish,
             self.explanation_es,
             self.explanation_en,
+            self.others,
             self.verbs,
             self.notes,
         ):
