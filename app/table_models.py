@@ -51,7 +51,8 @@ class HistoryModel(QAbstractTableModel):
 
     def columns(self) -> tuple[str, ...]:
         """Return the column keys on show (a learner column only when listing everyone)."""
-        keys = ("created", "original", "verb", "tense", "person", "correct_form", "result")
+        # the verdict next to the sentence, so a narrow window (or a longer language) never cuts it off
+        keys = ("created", "original", "result", "correct_form", "verb", "tense", "person")
         return ("learner", *keys) if self.all_learners else keys
 
     def set_query(
