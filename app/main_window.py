@@ -29,7 +29,7 @@ from app.views.text_check import TextCheckView
 from tutor import __version__
 from tutor.catalogue import default_model_name
 from tutor.errors import InputError, StoreError
-from tutor.result import CorrectionResult
+from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT, CorrectionResult
 from tutor.tutoring import Recorded, Tutoring
 
 if TYPE_CHECKING:
@@ -448,7 +448,8 @@ class MainWindow(QMainWindow):
         """Return the masking status line, or what happened when the model was not needed."""
         timings = result.timings
         if timings.tokens_sampled + timings.tokens_forced == 0:
-            return self.tr("answered without the model (not one of the 20 verbs) · {0:.0f} ms").format(timings.total_ms)
+            return self.tr("answered without the model: {0} · {1:.0f} ms").format(self._why_no_model(result),
+                                                                                 timings.total_ms)
         if timings.tokens_sampled == 0 and timings.model_judged:
             return self.tr("judged by the model in {0:.0f} ms · answer forced: {1} tokens · {2:.0f} ms").format(
                 timings.prompt_ms, timings.tokens_forced, timings.total_ms)
@@ -456,6 +457,16 @@ class MainWindow(QMainWindow):
             return self.tr("decided by the sentence itself, no model step · {0} tokens forced · {1:.0f} ms").format(
                 timings.tokens_forced, timings.total_ms)
         return timings.status_line()
+
+    def _why_no_model(self, result: CorrectionResult) -> str:
+        """Return why a correction needed no model step, as the card explains it (tutor.result's reasons)."""
+        if result.noted:
+            return self.tr("a pattern I note but do not correct")
+        if result.out_of_scope_reason == PLURAL_SUBJECT:
+            return self.tr("the subject is plural, and I check singular subjects only")
+        if result.out_of_scope_reason == OUTSIDE_VERBS:
+            return self.tr("no verb of the 20 to fix")
+        return self.tr("no answer to choose")
 
     def _on_correct_failed(self, exc: Exception, sentence: str) -> None:
         self.practice.set_working(False)

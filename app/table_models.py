@@ -51,7 +51,8 @@ class HistoryModel(QAbstractTableModel):
 
     def columns(self) -> tuple[str, ...]:
         """Return the column keys on show (a learner column only when listing everyone)."""
-        keys = ("created", "original", "verb", "tense", "person", "correct_form", "result")
+        # the verdict next to the sentence, so a narrow window (or a longer language) never cuts it off
+        keys = ("created", "original", "result", "correct_form", "verb", "tense", "person")
         return ("learner", *keys) if self.all_learners else keys
 
     def set_query(
@@ -209,8 +210,10 @@ class HistoryModel(QAbstractTableModel):
                 return "\n".join(t for t in (row.get("explanation_es"), row.get("explanation_en")) if t) or None
             return None
         if role == Qt.ItemDataRole.ForegroundRole and key == "result":
-            if row["out_of_scope"]:
+            if row["out_of_scope"] or row.get("noted"):
                 return QColor("#1f4f99")
+            if row["not_sure"]:
+                return QColor("#8a4b00")
             return QColor("#1b6e35") if row["is_correct"] else QColor("#b3261e")
         return None
 
@@ -218,8 +221,12 @@ class HistoryModel(QAbstractTableModel):
         if key == "created":
             return local_time(row["created"])
         if key == "result":
+            if row.get("noted"):  # a note was shown: an error §A13 does not label, neither correct nor out of scope
+                return self.tr("noted")
             if row["out_of_scope"]:
                 return self.tr("out of scope")
+            if row["not_sure"]:
+                return self.tr("not sure")
             return self.tr("correct") if row["is_correct"] else self.tr("mistake")
         if key == "tense":
             return tense_label(row.get("tense") or "")

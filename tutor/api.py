@@ -250,13 +250,29 @@ class Tutor:
             tokens_sampled=gen.n_sampled, tokens_forced=gen.n_forced,
             total_ms=(time.perf_counter_ns() - t0) / 1e6, mask_us=tuple(mask_us), model_judged=bool(judged.lm),
         )
+        others = tuple(self.other_finding(original, c, p) for c, p in judged.findings()
+                       if (c.start, c.end) != (answer.start, answer.end))
         return CorrectionResult(
             original=original, output=output, out_of_scope=False, is_correct=not answer.change,
             confidence=confidence, error_span=answer.written if answer.change else None,
             error_start=answer.start if answer.change else None, error_end=answer.end if answer.change else None,
             explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
-            model_sha256=self.model.sha256, settings=st.to_dict(),
+            model_sha256=self.model.sha256, settings=st.to_dict(), others=others,
         )
+
+    def other_finding(self, original: str, best: Any, probability: float) -> CorrectionResult:
+        """Return a finding of the sentence besides its §A13 answer, as a correction of the same sentence (the
+        fields a text check's Finding has: tutor.text.check)."""
+        cell = best.cell
+        en, es = explain_candidate(best)
+        output = {"original": original, "verb": cell.verb, "tense": cell.tense, "person": cell.person,
+                  "correct_form": best.correct_form or cell.correct_form, "spanish": cell.spanish[0],
+                  "confidence": min(round(probability, 4), 0.9999)}
+        return CorrectionResult(
+            original=original, output=output, out_of_scope=False, is_correct=False, confidence=probability,
+            error_span=best.written, error_start=best.start, error_end=best.end, explanation_en=en,
+            explanation_es=es, model_name=self.model.name, model_sha256=self.model.sha256,
+            not_sure=not self.judge.is_sure(probability))
 
     def abstained(self, original: str, analysis: Analysis, t0: int) -> CorrectionResult:
         """Return the §A13 out-of-scope result for a sentence with no answer, explained (a plural subject, or

@@ -67,4 +67,8 @@ class CorrectionResult:
     kind: str = "correct"  # 'correct' (one sentence), 'check' (a finding of a text), 'review' (a practice retry)
     source_text: str | None = None  # the whole text a finding came from
     not_sure: bool = False  # below the app's "not sure" threshold
+    noted: bool = False  # a note (tutor.text.notes) is what the learner is shown: never stored as correct
+    # the sentence's other findings, each as a correction of the same sentence (the card lists them beneath;
+    # `output` stays the one §A13 object)
+    others: tuple[CorrectionResult, ...] = ()
     out_of_scope_reason: str = ""  # PLURAL_SUBJECT or OUTSIDE_VERBS when out_of_scope ("" when not known)

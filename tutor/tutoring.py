@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tutor.errors import StoreError
 from tutor.result import CorrectionResult
+from tutor.text.notes import Note, notes_for
 
 if TYPE_CHECKING:
     from tutor.api import Tutor
@@ -51,6 +52,19 @@ class Recorded(Generic[R]):
         return self.recorded and self.save_error is None
 
 
+def shown_as_note(result: CorrectionResult, notes: list[Note]) -> bool:
+    """Return True when a note, not the answer, is what the learner is shown (the Text tab's rule): there is a
+    note and the answer would praise the sentence, fix a span a note covers, or call a pattern of one of the
+    20 verbs out of scope. Such a sentence has an error the tutor saw: it is never stored as correct."""
+    if not notes:
+        return False
+    if result.out_of_scope:
+        return any(n.kind != "outside_verb" for n in notes)
+    if result.is_correct or result.error_start is None or result.error_end is None:
+        return True
+    return any(n.start < result.error_end and result.error_start < n.end for n in notes)
+
+
 class Tutoring:
     """Correct and check with one Tutor, recording each result under a learner in one Store (or none)."""
 
@@ -64,8 +78,11 @@ class Tutoring:
         """Correct one sentence and record it for `learner` (kind 'review' for a retry in "review my mistakes",
         kept out of the teacher's statistics); raise InputError for a sentence the tutor cannot take."""
         result = self.tutor.correct(sentence, on_token=on_token)
-        if review:
-            result = dataclasses.replace(result, kind=REVIEW)
+        # what the card shows is what is stored: a note instead of the answer, or an answer below the Judge's
+        # threshold as a question
+        noted = shown_as_note(result, notes_for(result.original))
+        not_sure = not noted and not result.out_of_scope and not self.is_sure(result)
+        result = dataclasses.replace(result, kind=REVIEW if review else result.kind, not_sure=not_sure, noted=noted)
         return self.record(result, learner=learner)
 
     def record(self, result: CorrectionResult, *, learner: str | None) -> Recorded[CorrectionResult]:

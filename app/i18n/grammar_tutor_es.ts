@@ -340,6 +340,14 @@
         <source>mistake</source>
         <translation>error</translation>
     </message>
+    <message>
+        <source>noted</source>
+        <translation>con nota</translation>
+    </message>
+    <message>
+        <source>not sure</source>
+        <translation>no estoy seguro</translation>
+    </message>
 </context>
 <context>
     <name>HistoryView</name>
@@ -858,6 +866,26 @@
         <source>Finishing the current job…</source>
         <translation>Terminando la tarea en curso…</translation>
     </message>
+    <message>
+        <source>answered without the model: {0} · {1:.0f} ms</source>
+        <translation>respondido sin el modelo: {0} · {1:.0f} ms</translation>
+    </message>
+    <message>
+        <source>a pattern I note but do not correct</source>
+        <translation>un patrón que señalo pero no corrijo</translation>
+    </message>
+    <message>
+        <source>the subject is plural, and I check singular subjects only</source>
+        <translation>el sujeto es plural, y solo reviso sujetos en singular</translation>
+    </message>
+    <message>
+        <source>no verb of the 20 to fix</source>
+        <translation>ningún verbo de los 20 que corregir</translation>
+    </message>
+    <message>
+        <source>no answer to choose</source>
+        <translation>ninguna respuesta que elegir</translation>
+    </message>
 </context>
 <context>
     <name>MessageBar</name>
@@ -1040,6 +1068,10 @@
         <source>{0} of {1} characters used</source>
         <translation>{0} de {1} caracteres usados</translation>
     </message>
+    <message>
+        <source>The model is still loading; I will correct your sentence as soon as it is ready.</source>
+        <translation>El modelo aún se está cargando; corregiré tu frase en cuanto esté listo.</translation>
+    </message>
 </context>
 <context>
     <name>ResultCard</name>
@@ -1137,6 +1169,14 @@
         <location filename="../views/card.py" line="243" />
         <source>The verb I can check here, “{0}”, is right.</source>
         <translation>El verbo que sé revisar aquí, «{0}», está bien.</translation>
+    </message>
+    <message>
+        <source>Also in this sentence:</source>
+        <translation>También en esta frase:</translation>
+    </message>
+    <message>
+        <source>not sure ({0} %): check it with your teacher</source>
+        <translation>no estoy seguro ({0} %): revísalo con tu profesor</translation>
     </message>
 </context>
 <context>
@@ -1568,6 +1608,18 @@
         <location filename="../views/text_check.py" line="652" />
         <source>The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or check it in parts.</source>
         <translation>El texto tiene {0} caracteres; reviso hasta {1} cada vez. No se ha cortado nada: acórtalo o revísalo por partes.</translation>
+    </message>
+    <message>
+        <source>Every finding is applied.</source>
+        <translation>Todas las correcciones están aplicadas.</translation>
+    </message>
+    <message>
+        <source>Checking the text as it is now…</source>
+        <translation>Revisando el texto tal como está ahora…</translation>
+    </message>
+    <message>
+        <source>The text has changed since the last check. Press Ctrl+Enter to check it again.</source>
+        <translation>El texto ha cambiado desde la última revisión. Pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@ from app.views.panel import Panel, set_text_colour
 from tutor.result import PLURAL_SUBJECT, CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
+from tutor.tutoring import shown_as_note
 
 RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
@@ -110,6 +111,7 @@ class ResultCard(Panel):
         self.explanation_en = _label(self)
         self.verbs = _label(self)
         self.notes = _label(self)  # neutral notes on patterns §A13 does not label (as in the Text tab)
+        self.others = _label(self)  # the sentence's other findings, beneath the first
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 14)
         layout.setSpacing(10)
@@ -121,6 +123,7 @@ class ResultCard(Panel):
             self.spanish,
             self.explanation_es,
             self.explanation_en,
+            self.others,
             self.verbs,
             self.notes,
         ):
@@ -167,6 +170,7 @@ class ResultCard(Panel):
             self.explanation_en,
             self.verbs,
             self.notes,
+            self.others,
         ):
             widget.hide()
         notes = notes_for(result.original) if result is not None else []
@@ -174,7 +178,7 @@ class ResultCard(Panel):
             self.kind = "empty"
             self._title(self.tr("Your correction appears here"), GREY)
             self._show(self.note, self.tr("Type an English sentence above and press Ctrl+Enter."))
-        elif notes and self._note_instead(result, notes):
+        elif result.noted or shown_as_note(result, notes):
             self._render_notes(result, notes)
         elif result.out_of_scope:
             self._render_out_of_scope(result)
@@ -184,16 +188,6 @@ class ResultCard(Panel):
             self._show_notes(notes)
         self.setAccessibleName(self.tr("Result"))
         self.setAccessibleDescription(self.plain_text())
-
-    @staticmethod
-    def _note_instead(result: CorrectionResult, notes: list[Note]) -> bool:
-        """Return True when a note, not the answer, is what to show (the Text tab's rule): the answer would
-        praise the sentence, fix a span a note covers, or call a pattern of one of the 20 verbs out of scope."""
-        if result.out_of_scope:
-            return any(n.kind != "outside_verb" for n in notes)
-        if result.is_correct or result.error_start is None or result.error_end is None:
-            return True
-        return any(n.start < result.error_end and result.error_start < n.end for n in notes)
 
     def _render_notes(self, result: CorrectionResult, notes: list[Note]) -> None:
         """The neutral face: what the pattern is, no praise and no fix."""
@@ -278,6 +272,24 @@ class ResultCard(Panel):
             self._show(self.explanation_en, f"<b>EN</b>&nbsp; {emphasised(result.explanation_en)}")
         if sure:
             self.note.setToolTip(self.tr("Confidence: {0} %").format(percent))
+        self._show_others(result.others)
+
+    def _show_others(self, others: tuple[CorrectionResult, ...]) -> None:
+        """List the sentence's other findings beneath the first: the word, its fix, its cell and explanation."""
+        if not others:
+            return
+        lines = [f"<b>{escape(self.tr('Also in this sentence:'))}</b>"]
+        for other in others:
+            out = other.output
+            cell = f"{tense_label(str(out.get('tense', '')))}, {person_label(str(out.get('person', '')))}"
+            fix = (f"<s>{escape(other.error_span or '')}</s> → <b>{escape(str(out.get('correct_form', '')))}</b>"
+                   f" ({escape(cell)})")
+            if other.not_sure:
+                fix += " — " + escape(self.tr("not sure ({0} %): check it with your teacher").format(
+                    round(other.confidence * 100)))
+            why = other.explanation_es if ui_is_spanish() else other.explanation_en
+            lines.append(f"• {fix}" + (f"<br>&nbsp;&nbsp;{emphasised(why)}" if why else ""))
+        self._show(self.others, "<br>".join(lines))
 
     def _title(self, text: str, colour: str) -> None:
         self.title.setText(text)
@@ -297,6 +309,7 @@ class ResultCard(Panel):
             self.spanish,
             self.explanation_es,
             self.explanation_en,
+            self.others,
             self.verbs,
             self.notes,
         ):

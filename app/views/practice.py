@@ -94,6 +94,7 @@ class PracticeView(QWidget):
         self.ready = False
         self.streamed = ""  # the model's output so far, while decoding
         self.not_ready_reason = ""
+        self.queued = ""  # a sentence asked for while the model loads: corrected as soon as it is ready
         self.working = False
         self.prompt = QLabel(self)
         self.editor = SentenceEdit(self)
@@ -199,6 +200,15 @@ class PracticeView(QWidget):
         self.ready = ready
         self.not_ready_reason = reason
         self._update_buttons()
+        queued, self.queued = self.queued, ""
+        if ready and queued:
+            self.hint.hide()
+            self.hint_kind = ""
+            self.correct_requested.emit(self.editor.sentence() or queued)  # what is in the box now
+        elif queued and reason:  # the model will not come: say why, the sentence stays in the box
+            self.show_hint(reason, "not_ready")
+        else:
+            self.queued = queued
 
     def set_working(self, working: bool) -> None:
         """Show or hide the decoding progress and lock the Correct button while it runs."""
@@ -227,11 +237,13 @@ class PracticeView(QWidget):
             self.show_hint(self.tr("Type a sentence first, for example: She have a cat."), "empty")
             self.editor.setFocus()
             return
-        if not self.ready:
-            reason = self.not_ready_reason or self.tr(
-                "The model is still loading; you can correct your sentence in a moment."
-            )
-            self.show_hint(reason, "not_ready")
+        if not self.ready and self.not_ready_reason:
+            self.show_hint(self.not_ready_reason, "not_ready")
+            return
+        if not self.ready:  # still loading: keep the request and run it when the model is ready
+            self.queued = sentence
+            self.show_hint(self.tr("The model is still loading; I will correct your sentence as soon as it is ready."),
+                           "queued")
             return
         self.hint.hide()
         self.hint_kind = ""

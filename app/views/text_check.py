@@ -349,12 +349,14 @@ class TextCheckView(QWidget):
         """The learner paused: check the text again (only what changed is read), without recording it."""
         text = self.editor.toPlainText()
         if not text.strip() or len(text) > MAX_TEXT_CHARS or not self.ready():
+            self._show_verdict()  # no check comes: the verdict says the text changed
             return
         if self.working:
             self.queued = self.queued or "auto"
             return
         if self.result is not None and self.result.text == text:
-            return  # already checked as it is
+            self._show_verdict()  # back to the text as checked (an edit undone): its verdict again
+            return
         self.run_check(text, save=False)
 
     def run_check(self, text: str, *, save: bool = True) -> None:
@@ -376,6 +378,7 @@ class TextCheckView(QWidget):
             self.progress_delay.start()
         self.context.messages.dismiss("text")
         self._update_buttons()
+        self._show_verdict()
         generation = self.generation
 
         def op(report: worker.Report) -> Recorded[CheckResult]:
@@ -416,6 +419,7 @@ class TextCheckView(QWidget):
                 self.submit()
             elif not self.auto_check.isActive():
                 self._check_while_typing()
+            self._show_verdict()  # a check runs, or the text changed: never the verdict of the text that is gone
         else:
             self.show_result(result, typing=not saved)
             if saved and not self.context.learner() and self.context.store() is not None and result.findings:
@@ -432,6 +436,7 @@ class TextCheckView(QWidget):
         self.progress_delay.stop()
         self.progress.hide()
         self._update_buttons()
+        self._show_verdict()
         message = describe(exc, self.tr("checking your text"))
         if isinstance(exc, InputError):
             self.context.messages.show_message(message, key="text", level="warning")
@@ -542,9 +547,10 @@ class TextCheckView(QWidget):
         return out
 
     def _show_verdict(self) -> None:
-        """Say what the last check found, and what it checked; never 'Correct! Well done!'."""
+        """Say what the last check found, and what it checked; never 'Correct! Well done!'. The verdict always
+        describes the text in the box: once it changes, it says the text is being checked (or has changed)."""
         result = self.result
-        if result is None:
+        if result is None or not self.editor.toPlainText().strip():
             self.verdict.setText("")
             self.verdict.hide()
             return
@@ -553,7 +559,10 @@ class TextCheckView(QWidget):
         self.verdict.show()
 
     def verdict_text(self, result: CheckResult) -> str:
-        """Return the verdict for `result` in the UI language, counting the findings still open."""
+        """Return the verdict for `result` in the UI language, counting the findings still open; for a text that
+        changed since `result` was checked, say that it is being checked again (or how to check it)."""
+        if self.editor.toPlainText() != result.text:
+            return self._changed_verdict(result)
         noted = [(n.start, n.end) for n in result.notes]
         checked = [c for c in result.checked if not any(a < c.end and c.start < b for a, b in noted)]
         words = forms_list([c.written for c in checked])
@@ -578,6 +587,23 @@ class TextCheckView(QWidget):
                 parts.append(self.tr("Every finding is applied. Press Ctrl+Enter to check the text again."))
         if result.notes:
             parts.append(self.tr("Notes on what I do not correct: {0} (listed below).").format(len(result.notes)))
+        return " ".join(parts)
+
+    def _changed_verdict(self, result: CheckResult) -> str:
+        """Return the verdict for a text edited since its last check (typed in, or its findings applied)."""
+        pending = self.working or self.auto_check.isActive()
+        parts = []
+        sure = sum(f.sure for f in self.findings)  # the open findings, moved with the edits: still in the box
+        if sure:
+            parts.append(self.tr("To fix: {0}.").format(sure))
+        if len(self.findings) > sure:
+            parts.append(self.tr("Not sure, please look: {0}.").format(len(self.findings) - sure))
+        if result.findings and not self.findings:
+            parts.append(self.tr("Every finding is applied."))
+        if pending:
+            parts.append(self.tr("Checking the text as it is now…"))
+        else:
+            parts.append(self.tr("The text has changed since the last check. Press Ctrl+Enter to check it again."))
         return " ".join(parts)
 
     # -- selecting ---------------------------------------------------------------------------------
@@ -686,8 +712,8 @@ class TextCheckView(QWidget):
         self.shown_text = self.editor.toPlainText()
         self.shown_note = None
         self._refresh_lists()
-        self._show_verdict()
         self._schedule_check()
+        self._show_verdict()
 
     def corrected_text(self) -> str:
         """Return the editor's text with every open finding the checker is sure of applied."""
@@ -760,6 +786,7 @@ class TextCheckView(QWidget):
                 self.card.show_empty()  # the word whose card was open has changed
         self.shown_text = text
         self._schedule_check()
+        self._show_verdict()
 
     def _schedule_check(self) -> None:
         """(Re)start the typing pause after which the text is checked again."""

@@ -29,7 +29,7 @@ def test_history_shows_only_the_learners_rows_newest_first(make_window, filled_d
     assert "I goes home." not in originals(model)  # Ben's row never reaches Ana's history
     assert window.history.count.text() == "5 corrections"
     columns = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert columns == ["When", "Sentence", "Verb", "Tense", "Person", "Correct form", "Result"]
+    assert columns == ["When", "Sentence", "Result", "Correct form", "Verb", "Tense", "Person"]
     result_column = columns.index("Result")
     assert model.index(0, result_column).data() == "mistake"
     assert model.index(1, result_column).data() == "out of scope"
@@ -157,3 +157,20 @@ def test_a_retry_in_review_is_kept_apart_from_the_real_history(qtbot, make_windo
         assert newest["kind"] == "review"
         assert store.error_counts("Ana") == before  # the retry's error is not counted
         assert all(row["kind"] != "review" for row in store.mistakes("Ana"))
+
+
+def test_the_result_column_is_on_screen_at_800_by_600_in_spanish(make_window, filled_db, reads_done):
+    from app.translation import install_language
+
+    window = make_window(db=filled_db)
+    install_language("es")
+    window.resize(800, 600)
+    window.learner_bar.select("Ana")
+    window.show_tab(1)
+    reads_done()
+    table, model = window.history.table, window.history.model
+    column = model.columns().index("result")
+    header = table.horizontalHeader()
+    right = header.sectionViewportPosition(column) + header.sectionSize(column)
+    assert model.headerData(column, Qt.Orientation.Horizontal) == "Resultado"
+    assert header.sectionViewportPosition(column) >= 0 and right <= table.viewport().width()

@@ -87,8 +87,12 @@ def _has_filters(args: argparse.Namespace) -> bool:
 
 
 def _verdict(row: dict) -> str:
+    if row.get("noted"):  # a note was shown: the sentence has an error §A13 does not label
+        return "noted (not corrected)"
     if row["out_of_scope"]:
         return "out of scope"
+    if row["not_sure"]:  # the card asked it as a question: never a sure verdict
+        return f"not sure: {row['correct_form']}?"
     if row["is_correct"]:
         return f"correct ({row['correct_form']})"
     return f"-> {row['correct_form']} ({row['spanish']})"

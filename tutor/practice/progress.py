@@ -75,14 +75,14 @@ def _writing(rows: list[tuple]) -> tuple[list[dict[str, Any]], dict[str, int], d
     texts: set[tuple[str, int, str]] = set()
     types: dict[str, int] = defaultdict(int)
     cells: dict[tuple[str, str, str], dict[str, Any]] = defaultdict(_new_cell)
-    for week, lid, kind, original, source_text, is_correct, out_of_scope, not_sure, verb, tense, person, span in rows:
+    for week, lid, kind, original, source_text, is_correct, out_of_scope, uncounted, verb, tense, person, span in rows:
         if kind == "check" and source_text:
             if (week, lid, source_text) not in texts:
                 texts.add((week, lid, source_text))
                 words[week] += count_words(source_text)
         else:
             words[week] += count_words(original)
-        if is_correct or out_of_scope or not_sure or not verb:  # a finding the judge doubted is not counted
+        if is_correct or out_of_scope or uncounted or not verb:  # doubted by the judge, or shown as a note
             continue
         errors[week] += 1
         types[str(error_type(verb, tense, person, span))] += 1

@@ -61,7 +61,7 @@ def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:
             "explanation_en": result.explanation_en, "explanation_es": result.explanation_es,
             "timings": result.timings.to_dict(), "model_name": result.model_name,
             "model_sha256": result.model_sha256, "settings": result.settings,
-            "out_of_scope_reason": result.out_of_scope_reason}
+            "out_of_scope_reason": result.out_of_scope_reason, "not_sure": result.not_sure, "noted": result.noted}
 
 
 def from_detail(value: dict[str, Any]) -> CorrectionResult:
@@ -73,7 +73,8 @@ def from_detail(value: dict[str, Any]) -> CorrectionResult:
         explanation_en=value["explanation_en"], explanation_es=value["explanation_es"],
         timings=Timings(**value["timings"]), model_name=value["model_name"],
         model_sha256=value["model_sha256"], settings=value["settings"],
-        out_of_scope_reason=str(value.get("out_of_scope_reason") or ""))  # a server before issue 20 sends none
+        out_of_scope_reason=str(value.get("out_of_scope_reason") or ""),  # a server before issue 20 sends none
+        not_sure=bool(value.get("not_sure")), noted=bool(value.get("noted")))  # nor before issue 31
 
 
 def learners(store: Store) -> list[dict[str, Any]]:

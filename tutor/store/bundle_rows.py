@@ -98,6 +98,7 @@ class _Row(BaseModel):
     kind: Literal["correct", "check", "review"] = "correct"
     source_text: str | None = Field(default=None, max_length=MAX_TEXT)
     not_sure: bool = False
+    noted: bool = False
     output: dict[str, Any]
 
     @field_validator("id")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 SECTION_KEY = "practice"
 # Corrections that become cards: real errors the learner made (not retries, not findings the judge doubted).
-MISTAKES_SQL = "c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0"
+MISTAKES_SQL = "c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0 AND c.noted = 0"
 CARD_COLUMNS: tuple[str, ...] = (
     "id", "learner_id", "created", "source_id", "origin", "verb", "tense", "person", "before", "after", "hint",
     "hint_kind", "answer", "accepted", "explanation_en", "explanation_es", "error_type", "state", "step",
@@ -134,7 +134,7 @@ def save_answer(store: Store, card: dict[str, Any], memory: dict[str, Any], answ
 class ProgressRows:
     """What progress is computed from, for one learner (or everyone): the writing, the cards, the answers."""
 
-    writing: list[tuple]  # (week, learner_id, kind, original, source_text, is_correct, out_of_scope, not_sure,
+    writing: list[tuple]  # (week, learner_id, kind, original, source_text, is_correct, out_of_scope, uncounted,
     #                       verb, tense, person, error_span) of every correction but practice retries
     cards: list[tuple]  # (learner_id, verb, tense, person, cards, cards mastered) per learner and cell
     answers: list[tuple]  # (learner_id, verb, tense, person, right, wrong) per learner and cell
@@ -151,7 +151,8 @@ def progress_rows(store: Store, learner: Any, *, mastered_state: int, mastered_s
         where, params = ("AND c.learner_id = ?", [lid]) if lid is not None else ("", [])
         writing = db.execute(
             f"SELECT {schema.WEEK_SQL} AS week, c.learner_id, c.kind, c.original, c.source_text, c.is_correct,"
-            f" c.out_of_scope, c.not_sure, c.verb, c.tense, c.person, c.error_span FROM {schema.CORRECTIONS} c"
+            f" c.out_of_scope, c.not_sure OR c.noted, c.verb, c.tense, c.person, c.error_span"
+            f" FROM {schema.CORRECTIONS} c"
             f" WHERE c.kind != 'review' {where}", params).fetchall()
         cards = db.execute(
             f"SELECT c.learner_id, c.verb, c.tense, c.person, COUNT(*),"

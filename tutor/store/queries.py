@@ -60,7 +60,8 @@ class Filters:
             clauses.append("c.created < ?")
             params.append(bound(self.until, upper=True))
         if self.only_mistakes:
-            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review'")
+            clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0"
+                           " AND c.noted = 0")
         match = fts_query(self.search or "")
         if match:
             # A page walks the created/learner index in order and tests membership (`+c.seq` keeps the
@@ -114,8 +115,9 @@ def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
     return int(db.execute(f"SELECT COUNT(*) FROM {CORRECTIONS} c{where}", params).fetchone()[0])
 
 
-# Rows that count in the statistics: not practice retries, not findings the judge was unsure of.
-COUNTED = "kind != 'review' AND not_sure = 0"
+# Rows that count in the statistics: not practice retries, not findings the judge was unsure of, not
+# sentences shown as a note.
+COUNTED = "kind != 'review' AND not_sure = 0 AND noted = 0"
 
 
 def same_text_key(text: str) -> str:

@@ -49,16 +49,17 @@ HISTORY_COLUMNS: tuple[str, ...] = (
     "kind",
     "source_text",
     "not_sure",
+    "noted",
     "output",
 )
-_BOOLS = ("out_of_scope", "is_correct", "not_sure")
+_BOOLS = ("out_of_scope", "is_correct", "not_sure", "noted")
 # Columns correction_row() fills (everything but the rowid `seq`).
 CORRECTION_COLUMNS: tuple[str, ...] = (
     "id", "learner_id", "created", "original", "verb", "tense", "person", "correct_form", "spanish",
     "out_of_scope", "is_correct", "confidence", "error_span", "error_start", "error_end",
     "explanation_en", "explanation_es", "model_name", "model_sha256", "settings", "output_json",
     "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "tokens_sampled",
-    "tokens_forced", "total_ms", "kind", "source_text", "not_sure",
+    "tokens_forced", "total_ms", "kind", "source_text", "not_sure", "noted",
 )
 
 
@@ -116,7 +117,7 @@ def correction_row(
         "correct_form": out.get("correct_form"),
         "spanish": out.get("spanish"),
         "out_of_scope": int(bool(result.out_of_scope)),
-        "is_correct": int(bool(result.is_correct)),
+        "is_correct": int(bool(result.is_correct) and not result.noted),  # a noted error is never "correct"
         "confidence": float(result.confidence),
         "error_span": result.error_span,
         "error_start": result.error_start,
@@ -138,6 +139,7 @@ def correction_row(
         "kind": result.kind,
         "source_text": result.source_text,
         "not_sure": int(bool(result.not_sure)),
+        "noted": int(bool(result.noted)),
     }
 
 

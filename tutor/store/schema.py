@@ -211,8 +211,15 @@ def _v8_time_per_correction(db: sqlite_utils.Database) -> None:
                f" WHERE {TIMED_SQL}")
 
 
+def _v9_noted(db: sqlite_utils.Database) -> None:
+    """Whether the learner was shown a note (a pattern §A13 does not label) instead of the answer: such a
+    sentence is neither correct nor a mistake to practise, and stays out of the statistics."""
+    db.execute(f"ALTER TABLE {CORRECTIONS} ADD COLUMN noted INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _v1_base, _v2_search, _v3_mask_timings, _v4_class, _v5_lock, _v6_texts, _v7_practice, _v8_time_per_correction,
+    _v9_noted,
 )
 LATEST = len(MIGRATIONS)
 

@@ -162,6 +162,7 @@ def test_an_older_store_is_upgraded_with_the_practice_tables(tmp_path):
         conn.execute("DROP TABLE card_sources")
         conn.execute("DROP TABLE cards")
         conn.execute("DROP INDEX IF EXISTS idx_corrections_model_total_ms")  # migration 8's
+        conn.execute("ALTER TABLE corrections DROP COLUMN noted")  # migration 9's
         conn.execute("DELETE FROM schema_version WHERE version >= 7")
     with Store.open(path) as store:
         assert store.schema_version == schema.LATEST
