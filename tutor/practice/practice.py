@@ -17,10 +17,12 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from tutor.errors import InputError, StoreError
+from tutor.errors import InputError
 from tutor.practice.cards import Card, cards_for
 from tutor.practice.schedule import Memory, new_memory, review
 from tutor.store import practice_rows as rows
+from tutor.store.lock import unknown_learner
+from tutor.store.names import visible_text
 from tutor.store.practice_rows import CARD_COLUMNS, MEMORY_COLUMNS
 from tutor.store.records import utc_stamp
 
@@ -50,8 +52,7 @@ class Practice:
         """Return (id, name, uuid) of a learner by name or id; StoreError naming the known learners."""
         found = self.store.find_learner(learner)
         if found is None:
-            names = ", ".join(x["name"] for x in self.store.learners()) or "none yet"
-            raise StoreError(f"no learner {learner!r} in {self.store.path}; known learners: {names}")
+            raise unknown_learner(self.store, learner)
         return int(found["id"]), found["name"], found["uuid"]
 
     # -- building cards ----------------------------------------------------------------------------
@@ -109,7 +110,7 @@ class Practice:
         """Grade an answer to one card, reschedule it and keep the answer; return what happened:
         {"id", "correct", "given", "answer", "accepted", "explanation_en", "explanation_es", "cell", "due",
         "still_due"}. A wrong answer keeps the card due."""
-        text = " ".join((given or "").split())
+        text = visible_text(given or "")  # no control, bidi or zero-width characters kept as typed
         if not text:
             raise InputError("the answer is empty; type the verb form that fills the gap, e.g. went")
         if len(text) > MAX_ANSWER_CHARS:
@@ -142,7 +143,7 @@ def card_row(card: Card, learner_id: int, created: str, memory: Memory) -> dict[
 def card_dict(row: dict[str, Any]) -> dict[str, Any]:
     """Return a `cards` row as the public card: the prompt, its cell, the answer, the schedule."""
     out = {key: row[key] for key in CARD_COLUMNS if key != "accepted"}
-    out["accepted"] = json.loads(row["accepted"])
+    out["accepted"] = rows.accepted_of(row)
     out["cell"] = {"verb": row["verb"], "tense": row["tense"], "person": row["person"]}
     out["prompt"] = to_card(out).prompt
     return out
