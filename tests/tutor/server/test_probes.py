@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import http.client
+import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import uuid
 from pathlib import Path
 
@@ -117,3 +120,54 @@ def test_wrong_passphrases_over_the_network_do_not_lock_the_teachers_own_cli(liv
                                   cwd=REPO)
     err = done.stderr.decode("utf-8")
     assert done.returncode == 0 and "try again" not in err, err
+
+
+def test_a_worker_that_died_while_idle_is_restarted_before_the_next_request(live_server) -> None:
+    worker = live_server.pool._workers[0]
+    worker.process.kill()
+    worker.process.join(30)
+    assert not worker.process.is_alive()
+    answer, _ = ClassClient(live_server.url, live_server.token, timeout=300).correct("Omar", "He go to school")
+    assert answer["correct_form"] == "goes"
+    assert worker.process.is_alive()
+
+
+def _health(url: str) -> int:
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("GET", "/health")
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_connections_dribbling_a_body_do_not_shut_the_class_out(live_server, tmp_path) -> None:
+    with Store.open(tmp_path / "conn.db") as store, in_thread(
+            create_app(store, live_server.pool, "code-3456"), max_connections=8) as run:
+        parts = urllib.parse.urlsplit(run.url)
+        stalled = []
+        for _ in range(12):  # more than the cap, each a head and one byte of a 16 kB body, then nothing
+            sock = socket.create_connection((parts.hostname, parts.port), timeout=10)
+            sock.sendall(b"POST /v1/correct HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer code-3456\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 16000\r\n\r\n{")
+            stalled.append(sock)
+            time.sleep(0.02)
+        t0 = time.monotonic()
+        assert [_health(run.url) for _ in range(3)] == [200] * 3
+        assert time.monotonic() - t0 < 5  # well within the 15 s body timeout
+        for sock in stalled:
+            sock.close()
+
+
+@pytest.mark.parametrize("size", [20_000, 60_000])
+def test_a_head_over_16_kB_sent_in_one_write_is_refused(live_server, size) -> None:
+    parts = urllib.parse.urlsplit(live_server.url)
+    head = (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * size + b"\r\n\r\n")
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        sock.sendall(head)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert _health(live_server.url) == 200
