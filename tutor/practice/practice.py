@@ -17,7 +17,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from tutor.errors import InputError
+from tutor.errors import InputError, StoreError
 from tutor.practice.cards import Card, cards_for
 from tutor.practice.schedule import Memory, new_memory, review
 from tutor.store import practice_rows as rows
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tutor.store.records import Learner
 
 MAX_ANSWER_CHARS = 60
+SAVE_ATTEMPTS = 20  # tries to save an answer while other answers change the card
 MIN_ID_PREFIX = 6
 # What a card shows to other tools (the CLI's --json, the class server): the row less its local ids.
 PUBLIC_KEYS: tuple[str, ...] = (
@@ -117,12 +118,17 @@ class Practice:
             raise InputError(f"an answer is one verb form of at most {MAX_ANSWER_CHARS} characters; "
                              f"this one has {len(text)}")
         now = now or datetime.now(UTC)
-        card = self.card(learner, card_id)
-        correct = to_card(card).accepts(text)
-        memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
-        rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
-                         {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text, "correct": correct,
-                          "rating": rating})
+        for _ in range(SAVE_ATTEMPTS):  # two answers at one moment: each is scheduled on the other's result
+            card = self.card(learner, card_id)
+            correct = to_card(card).accepts(text)
+            memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
+            if rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
+                                {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text,
+                                 "correct": correct, "rating": rating}):
+                break
+        else:
+            raise StoreError(f"the card {card_id} kept changing while this answer was saved (other answers to it "
+                             "at the same moment); the answer was not kept, give it again")
         return {"id": card["id"], "correct": correct, "given": text, "answer": card["answer"],
                 "accepted": card["accepted"], "prompt": card["prompt"], "cell": card["cell"],
                 "explanation_en": card["explanation_en"], "explanation_es": card["explanation_es"],

@@ -102,7 +102,6 @@ def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int 
             if between:
                 if self._head_timer is None or self._head_for is not self.cycle:
                     self._arm_head_timer()  # the next request's head starts arriving: it has head_timeout to finish
-                    self._head_bytes = 0
                 end = data.find(b"\r\n\r\n")  # h11 limits only a head still incomplete: count it whole here
                 self._head_bytes += len(data) if end < 0 else end + 4
                 if self._head_bytes > MAX_HEAD_BYTES:
@@ -134,6 +133,7 @@ def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int 
 
         def _arm_head_timer(self) -> None:
             self._cancel_head_timer()
+            self._head_bytes = 0  # of the head now awaited
             self._head_for = self.cycle
             self._head_timer = self.loop.call_later(head_timeout, self._head_timed_out, self.cycle)
 

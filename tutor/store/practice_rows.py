@@ -118,18 +118,24 @@ def cards_starting(store: Store, learner_id: int, prefix: str) -> list[dict[str,
         return list(store._conns.get().query(sql, [learner_id, pattern]))
 
 
-def save_answer(store: Store, card: dict[str, Any], memory: dict[str, Any], answer: dict[str, Any]) -> None:
+def save_answer(store: Store, card: dict[str, Any], memory: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Keep one answer to a card (answer: id, reviewed, given, correct, rating) and the card's new schedule
-    (memory: MEMORY_COLUMNS), in one transaction."""
+    (memory: MEMORY_COLUMNS), in one transaction; only while the card is as `card` was read (its reps and last
+    review). Return False, writing nothing, when another answer changed it meanwhile (the caller reads it again)."""
     with store._conns.write("saving a practice answer") as db:
-        db.conn.execute(
-            f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id",
-            {**{k: memory[k] for k in MEMORY_COLUMNS}, "id": card["id"]})
+        changed = db.conn.execute(
+            f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id"
+            " AND reps = :was_reps AND IFNULL(last_review, '') = :was_last",
+            {**{k: memory[k] for k in MEMORY_COLUMNS}, "id": card["id"], "was_reps": card["reps"],
+             "was_last": card["last_review"] or ""}).rowcount
+        if not changed:
+            return False
         db.conn.execute(
             f"INSERT INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [answer["id"], card["id"], card["learner_id"], answer["reviewed"], answer["given"],
              int(answer["correct"]), answer["rating"]])
+    return True
 
 
 # -- progress ---------------------------------------------------------------------------------------
@@ -308,7 +314,7 @@ def _card_problem(card: Any) -> str | None:
                 f"{cell.person} (§A13)")
     for key in ("created", "due", "last_review"):
         if (card[key] is not None or key != "last_review") and not _is_stamp(card[key]):
-            return f"has a {key} {str(card[key])[:40]!r} that is not a real UTC time in the store's format"
+            return f"has a {key} {str(card[key])[:40]!r} that is not a real time in the store's UTC format"
     if card["step"] is not None and not _is_count(card["step"]):
         return "has a bad FSRS step"
     for key in ("state", "reps", "lapses"):

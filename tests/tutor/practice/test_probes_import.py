@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -102,3 +103,58 @@ def test_practice_answers_keep_no_control_or_bidi_characters(three_mistakes, tmp
     with sqlite3.connect(path) as db:
         [given] = db.execute("SELECT given FROM card_reviews").fetchone()
     assert given == card["answer"]
+
+
+def test_another_learners_sources_do_not_stop_her_cards(tmp_path):
+    with Store.open(tmp_path / "ana-laptop.db") as ana:
+        for original, written, verb, tense, person, form in (
+                ("Yesterday he go to school.", "go", "go", "past simple", "3rd singular", "went"),
+                ("She have two dogs.", "have", "have", "present simple", "3rd singular", "has")):
+            ana.save_correction(mistake(original, written, verb, tense, person, form), learner="Ana")
+        write_bundle(ana, "Ana", tmp_path / "ana.json")
+        ana_ids = [r["id"] for r in ana.history(ana.find_learner("Ana")["id"])]
+    with Store.open(tmp_path / "mallory-laptop.db") as mallory:
+        mallory.save_correction(mistake("She have a cat.", "have", "have", "present simple", "3rd singular", "has"),
+                                learner="Mallory")
+        write_bundle(mallory, "Mallory", tmp_path / "mallory.json")
+    bundle = json.loads((tmp_path / "mallory.json").read_text(encoding="utf-8"))
+    section = bundle.get("practice") or {"cards": [], "reviews": [], "sources": []}
+    section["sources"] = [{"correction_id": i, "built": "2025-03-01T09:00:00.000000Z", "cards": 0} for i in ana_ids]
+    section["sha256"] = digest(section)
+    (tmp_path / "mallory.json").write_text(json.dumps({**bundle, "practice": section}), encoding="utf-8")
+    teacher = tmp_path / "teacher.db"
+    done = cli("import", "--db", str(teacher), str(tmp_path / "ana.json"), str(tmp_path / "mallory.json"),
+               env_db=tmp_path / "env.db")
+    assert done.returncode == 0, done.stderr
+    with Store.open(teacher) as store:
+        assert {c["source_id"] for c in Practice(store).due("Ana", now=NOW, limit=100)} == set(ana_ids)
+
+
+def test_two_answers_to_one_card_at_the_same_moment_both_count(three_mistakes, tmp_path):
+    card = Practice(three_mistakes).due("Ana", now=NOW)[0]
+    path = three_mistakes.path
+    three_mistakes.close()
+    for round_ in range(10):
+        barrier = threading.Barrier(2, timeout=60)
+        errors: list[BaseException] = []
+
+        def answer(barrier: threading.Barrier = barrier, errors: list = errors) -> None:
+            try:
+                with Store.open(path) as store:
+                    practice = Practice(store)
+                    practice.card("Ana", card["id"])  # everything loaded before the barrier
+                    barrier.wait()
+                    practice.answer("Ana", card["id"], card["answer"], now=NOW)
+            except BaseException as exc:  # handed to the test thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=answer) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert errors == []
+        with Store.open(path) as store:
+            assert Practice(store).card("Ana", card["id"])["reps"] == 2 * (round_ + 1)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM card_reviews WHERE card_id = ?", [card["id"]]).fetchone()[0] == 20
