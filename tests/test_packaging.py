@@ -47,3 +47,8 @@ def test_installed_package_finds_its_data_from_another_folder(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target)},
                          capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "300"
+    # the installed copy carries no tests/: `bench typing` says what to give instead of a traceback (issue 32)
+    bench = subprocess.run([sys.executable, "-m", "tutor.cli", "bench", "typing", "--n", "1"], cwd=tmp_path,
+                           env={"PYTHONPATH": str(target)}, capture_output=True, text=True, timeout=300)
+    assert bench.returncode == 2 and "Traceback" not in bench.stderr, bench.stderr
+    assert "--texts FILE" in bench.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +38,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 def read_text_file(name: str) -> str:
     """Return a UTF-8 text file's text exactly as written (CRLF kept, so offsets point into the file; a BOM
     dropped); InputError for a folder, a missing or unreadable file, or bytes that are not UTF-8."""
+    from tutor.api import MAX_TEXT_CHARS
+
     path = Path(name)
     if path.is_dir():
         raise InputError(f"{name} is a folder; give the path of a text file with --file")
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # /dev/zero never ends, a FIFO may never open: neither is read
+            raise InputError(f"{name} is not a regular file (a device, a pipe or a socket); give a text file")
+        if info.st_size > 4 * MAX_TEXT_CHARS + 3:  # UTF-8 takes at most 4 bytes a character, a BOM 3
+            raise InputError(f"{name} is {info.st_size:,} bytes; the checker takes texts of up to "
+                             f"{MAX_TEXT_CHARS:,} characters, so give a shorter file")
         data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"no such file: {name}; check the path") from None

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tutor.commands.common import add_model_options, load_tutor
-from tutor.commands.streams import describe_bad_bytes, lines
+from tutor.commands.streams import MAX_LINE_BYTES, describe_bad_bytes, is_too_long, lines
 from tutor.errors import InputError, StoreError, TutorError
 from tutor.jsontext import BadJSON, loads
 
@@ -121,6 +121,9 @@ def parse_line(text: str) -> Any:
 
 def _read_value(lineno: int, line: str | None, raw: bytes) -> Any:
     """Return the JSON value of a line; InputError naming bad bytes or bad JSON."""
+    if line is None and is_too_long(raw):
+        raise InputError(f"line {lineno} is over {MAX_LINE_BYTES // 1024} kB, more than any sentence or text "
+                         "needs; it was skipped")
     if line is None:
         raise InputError(f"line {lineno} is not UTF-8 text ({describe_bad_bytes(raw)}); save the file as UTF-8")
     try:

@@ -37,17 +37,38 @@ def check_argv(argv: Sequence[str]) -> None:
             )
 
 
+MAX_LINE_BYTES = 256 * 1024  # far over the longest text a line may carry (2,000 characters, JSON-escaped)
+
+
 def lines(stream: io.BufferedIOBase) -> Iterator[tuple[int, str | None, bytes]]:
-    """Yield (line number, text or None when it is not UTF-8, raw bytes) for each line of a byte stream.
+    """Yield (line number, text or None when it is not UTF-8 or too long, raw bytes) for each line of a byte
+    stream, reading at most MAX_LINE_BYTES of a line into memory: of a longer one, the first MAX_LINE_BYTES + 1
+    bytes come as raw (see is_too_long) and the rest is skipped up to its newline.
 
     A UTF-8 byte-order mark at the very start is dropped.
     """
-    for lineno, raw in enumerate(stream, 1):
+    lineno = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        lineno += 1
+        if is_too_long(raw):
+            rest = raw
+            while rest and not rest.endswith(b"\n"):  # skip the rest of the line, a bounded piece at a time
+                rest = stream.readline(MAX_LINE_BYTES)
+            yield lineno, None, raw
+            continue
         data = raw[3:] if lineno == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
         try:
             yield lineno, data.decode("utf-8"), data
         except UnicodeDecodeError:
             yield lineno, None, data
+
+
+def is_too_long(raw: bytes) -> bool:
+    """Return True for a line lines() cut short (over MAX_LINE_BYTES, not counting its newline)."""
+    return len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES
 
 
 def describe_bad_bytes(data: bytes) -> str:

@@ -34,8 +34,9 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the benchmark's options."""
     parser.add_argument("--model", help="catalogue name or .gguf path (default: the bundled model)")
-    parser.add_argument("--texts", default=str(ROOT / "tests" / "data" / "essays.jsonl"),
-                        help="JSON Lines of learner texts ({'text': ...}) to build the long texts from")
+    parser.add_argument("--texts", default=None,
+                        help="JSON Lines of learner texts ({'text': ...}) to build the long texts from (default: "
+                             "the checkout's tests/data/essays.jsonl)")
     parser.add_argument("--chars", type=int, default=2000, help="length of each text (default 2,000)")
     parser.add_argument("--n", type=int, default=10, help="texts to check (default 10)")
     parser.add_argument("--edits", type=int, default=3, help="one-word edits per text (default 3)")
@@ -43,6 +44,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lm-context", choices=("sentence", "paragraph", "text"), default="sentence",
                         help="what the model reads before each sentence (tutor.api.Settings.lm_context)")
     parser.add_argument("--json", action="store_true", help="print one JSON object with the five figures")
+
+
+def texts_file(given: str | None, root: Path = ROOT) -> Path:
+    """Return the essays to build texts from: `given`, else the checkout's tests/data/essays.jsonl. InputError
+    when it is not there (an installed copy carries no tests/) or is not a readable file."""
+    from tutor.errors import InputError
+
+    if given is None:
+        path = root / "tests" / "data" / "essays.jsonl"
+        if not path.is_file():
+            raise InputError("`bench typing` builds its texts from the learner essays in a source checkout "
+                             "(tests/data/essays.jsonl), which an installed copy does not carry; give a JSON Lines "
+                             "file of {\"text\": ...} with --texts FILE")
+        return path
+    path = Path(given)
+    if not path.is_file():
+        raise InputError(f"no texts file {given}: give --texts a JSON Lines file of {{\"text\": ...}}")
+    return path
 
 
 def long_texts(path: str | Path, chars: int, n: int) -> list[str]:
@@ -111,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
 
     from tutor.api import Tutor
 
+    source = texts_file(args.texts)  # before the model loads: a missing file costs nothing
     tutor = Tutor.load(args.model, lm_context=args.lm_context)
-    texts = long_texts(args.texts, args.chars, args.n)
+    texts = long_texts(source, args.chars, args.n)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     report = measure(tutor, texts, args.edits, args.seed)
     if args.json:

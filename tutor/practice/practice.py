@@ -21,6 +21,8 @@ from tutor.errors import InputError, StoreError
 from tutor.practice.cards import Card, cards_for
 from tutor.practice.schedule import Memory, new_memory, review
 from tutor.store import practice_rows as rows
+from tutor.store.lock import unknown_learner
+from tutor.store.names import visible_text
 from tutor.store.practice_rows import CARD_COLUMNS, MEMORY_COLUMNS
 from tutor.store.records import utc_stamp
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from tutor.store.records import Learner
 
 MAX_ANSWER_CHARS = 60
+SAVE_ATTEMPTS = 20  # tries to save an answer while other answers change the card
 MIN_ID_PREFIX = 6
 # What a card shows to other tools (the CLI's --json, the class server): the row less its local ids.
 PUBLIC_KEYS: tuple[str, ...] = (
@@ -50,8 +53,7 @@ class Practice:
         """Return (id, name, uuid) of a learner by name or id; StoreError naming the known learners."""
         found = self.store.find_learner(learner)
         if found is None:
-            names = ", ".join(x["name"] for x in self.store.learners()) or "none yet"
-            raise StoreError(f"no learner {learner!r} in {self.store.path}; known learners: {names}")
+            raise unknown_learner(self.store, learner)
         return int(found["id"]), found["name"], found["uuid"]
 
     # -- building cards ----------------------------------------------------------------------------
@@ -109,19 +111,24 @@ class Practice:
         """Grade an answer to one card, reschedule it and keep the answer; return what happened:
         {"id", "correct", "given", "answer", "accepted", "explanation_en", "explanation_es", "cell", "due",
         "still_due"}. A wrong answer keeps the card due."""
-        text = " ".join((given or "").split())
+        text = visible_text(given or "")  # no control, bidi or zero-width characters kept as typed
         if not text:
             raise InputError("the answer is empty; type the verb form that fills the gap, e.g. went")
         if len(text) > MAX_ANSWER_CHARS:
             raise InputError(f"an answer is one verb form of at most {MAX_ANSWER_CHARS} characters; "
                              f"this one has {len(text)}")
         now = now or datetime.now(UTC)
-        card = self.card(learner, card_id)
-        correct = to_card(card).accepts(text)
-        memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
-        rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
-                         {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text, "correct": correct,
-                          "rating": rating})
+        for _ in range(SAVE_ATTEMPTS):  # two answers at one moment: each is scheduled on the other's result
+            card = self.card(learner, card_id)
+            correct = to_card(card).accepts(text)
+            memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
+            if rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
+                                {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text,
+                                 "correct": correct, "rating": rating}):
+                break
+        else:
+            raise StoreError(f"the card {card_id} kept changing while this answer was saved (other answers to it "
+                             "at the same moment); the answer was not kept, give it again")
         return {"id": card["id"], "correct": correct, "given": text, "answer": card["answer"],
                 "accepted": card["accepted"], "prompt": card["prompt"], "cell": card["cell"],
                 "explanation_en": card["explanation_en"], "explanation_es": card["explanation_es"],
@@ -142,7 +149,7 @@ def card_row(card: Card, learner_id: int, created: str, memory: Memory) -> dict[
 def card_dict(row: dict[str, Any]) -> dict[str, Any]:
     """Return a `cards` row as the public card: the prompt, its cell, the answer, the schedule."""
     out = {key: row[key] for key in CARD_COLUMNS if key != "accepted"}
-    out["accepted"] = json.loads(row["accepted"])
+    out["accepted"] = rows.accepted_of(row)
     out["cell"] = {"verb": row["verb"], "tense": row["tense"], "person": row["person"]}
     out["prompt"] = to_card(out).prompt
     return out

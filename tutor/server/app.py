@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, field_validator
+from pydantic import field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -29,11 +29,10 @@ from tutor.jsontext import BadJSON, loads
 from tutor.result import CorrectionResult
 from tutor.server import practice_routes, records
 from tutor.server.access import LEARNER_KEY_HEADER, TEACHER_HEADER, Access, Forbidden, Writer
+from tutor.server.bodies import LearnerBody, checked_uuid
 from tutor.server.pool import Busy, ModelPool, WorkerFailed
 from tutor.store.bundle import check_bundle, import_bundle
-from tutor.store.bundle_rows import canonical_uuid
 from tutor.store.lock import Throttled
-from tutor.store.names import clean_name
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -42,28 +41,13 @@ MAX_BODY_BYTES = 16 * 1024
 BODY_TIMEOUT_S = 15.0  # the whole body must arrive within this; a client dribbling bytes gets 408
 
 
-class _Body(BaseModel):
-    learner: str
-    learner_uuid: str | None = None  # the app sends its learner's UUID, so learners match across machines
+class _Body(LearnerBody):
     id: str | None = None  # a request UUID: row UUIDs derive from it, so a retry stores nothing twice
 
-    @field_validator("learner")
+    @field_validator("id")
     @classmethod
-    def _name(cls, value: str) -> str:
-        try:
-            return clean_name(value)  # refused here (422), before the model runs, as the store would refuse it
-        except StoreError as exc:
-            raise ValueError(str(exc)) from None
-
-    @field_validator("learner_uuid", "id")
-    @classmethod
-    def _uuid(cls, value: str | None) -> str | None:
-        if value is not None:
-            found = canonical_uuid(value)
-            if found is None:
-                raise ValueError(f"{value[:60]!r} is not a UUID")
-            return found
-        return value
+    def _id(cls, value: str | None) -> str | None:
+        return checked_uuid(value)
 
 
 class CheckBody(_Body):
@@ -181,16 +165,26 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
         key, passphrase = credentials(request)
         return await run_in_threadpool(access.reader, name, key, passphrase)
 
-    async def run_model(kind: str, text: str) -> tuple[Any, float]:
+    async def run_model(kind: str, text: str, who: Writer) -> tuple[Any, float]:
+        """Run the model for `who`; when it fails (busy, a worker died), a key issued to `who` by this very
+        request still goes back with the error, so a new learner is never left without their key."""
         t0 = time.perf_counter()
-        value = await asyncio.wrap_future(pool.submit(kind, text))
+        try:
+            value = await asyncio.wrap_future(pool.submit(kind, text))
+        except TutorError as exc:
+            exc.key_headers = who.headers()  # type: ignore[attr-defined]
+            raise
         return value, (time.perf_counter() - t0) * 1000
 
     async def save(body: _Body, who: Writer, results: list[CorrectionResult], replacing_text: str | None = None
                    ) -> list[str]:
         ids = records.row_ids(body.id, len(results))
-        await run_in_threadpool(records.save, store, who.learner_id, list(zip(ids, results, strict=True)),
-                                replacing_text=replacing_text)
+        try:
+            await run_in_threadpool(records.save, store, who.learner_id, list(zip(ids, results, strict=True)),
+                                    replacing_text=replacing_text)
+        except TutorError as exc:
+            exc.key_headers = who.headers()  # type: ignore[attr-defined]
+            raise
         return ids
 
     @app.get("/health")
@@ -210,7 +204,7 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     @v1.post("/correct")
     async def correct(request: Request, body: CorrectBody, detail: bool = False) -> JSONResponse:
         who = await writer(request, body.learner, body.learner_uuid)  # before the model: a refusal costs nothing
-        result, _ = await run_model("correct", body.sentence)
+        result, _ = await run_model("correct", body.sentence, who)
         [row_id] = await save(body, who, [result])
         headers = {"X-Correction-Id": row_id, **who.headers()}
         if not detail:
@@ -220,7 +214,7 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     @v1.post("/check")
     async def check(request: Request, body: CheckBody) -> JSONResponse:
         who = await writer(request, body.learner, body.learner_uuid)
-        checked, _ = await run_model("check", body.text)
+        checked, _ = await run_model("check", body.text, who)
         ids = await save(body, who, records.finding_results(checked, pool.info), replacing_text=body.text)
         out = checked.to_dict()
         for finding, row_id in zip(out["findings"], ids, strict=True):
@@ -252,8 +246,12 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
             raise HTTPException(422, str(exc)) from None
         head = bundle["learner"]
         who = await writer(request, head["name"], head["uuid"])
-        summary = await run_in_threadpool(
-            lambda: import_bundle(store, bundle, source="upload", learner_id=who.learner_id))
+        try:
+            summary = await run_in_threadpool(
+                lambda: import_bundle(store, bundle, source="upload", learner_id=who.learner_id))
+        except TutorError as exc:
+            exc.key_headers = who.headers()  # type: ignore[attr-defined]
+            raise
         return JSONResponse({"learner": summary.learner, "new": summary.new, "present": summary.present,
                              "conflicts": summary.conflicts}, headers=who.headers())
 
@@ -289,22 +287,27 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
 
     @app.exception_handler(InputError)
     async def _input(_: Request, exc: InputError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=422)
+        return JSONResponse({"error": str(exc)}, status_code=422, headers=_issued(exc))
 
     @app.exception_handler(Busy)
     async def _busy(_: Request, exc: Busy) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
+        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1", **_issued(exc)})
 
     @app.exception_handler(WorkerFailed)
     async def _failed(_: Request, exc: WorkerFailed) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=500)
+        return JSONResponse({"error": str(exc)}, status_code=500, headers=_issued(exc))
 
     @app.exception_handler(StoreError)
     async def _store(_: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=500)
+        return JSONResponse({"error": str(exc)}, status_code=500, headers=_issued(exc))
 
     @app.exception_handler(TutorError)
     async def _tutor(_: Request, exc: TutorError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": str(exc)}, status_code=400, headers=_issued(exc))
 
     return app
+
+
+def _issued(exc: Exception) -> dict[str, str]:
+    """Return the headers of a learner key issued by the request that then failed (see run_model)."""
+    return dict(getattr(exc, "key_headers", None) or {})

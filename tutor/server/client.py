@@ -105,7 +105,7 @@ class ClassClient:
             extra[TEACHER_HEADER] = self.teacher
         status, headers, value = self.request(method, path, body, extra=extra)
         issued = headers.get(LEARNER_KEY_HEADER.lower())
-        if learner is not None and issued and status < 400:
+        if learner is not None and issued:  # kept even from an error: the learner exists now, and this is their key
             self.keys.put(learner[0], headers.get(LEARNER_UUID_HEADER.lower()) or learner[1], issued)
         if status in (500, 502, 503, 504):
             raise Unreachable(f"the class server {self.url} could not answer ({status}: {_message(value)})")

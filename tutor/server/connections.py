@@ -7,9 +7,12 @@ sockets use up the process's file descriptors and `/health` stops answering. So:
 - a request's head (request line and headers) must arrive within `head_timeout` seconds of the
   connection opening or of the previous response, else the connection is closed;
 - a request's body must arrive within tutor.server.app.BODY_TIMEOUT_S (the app answers 408);
-- at most `max_connections` are open: a new one beyond that closes the longest-idle connection (one
-  waiting between requests), or itself when every connection is busy;
-- the head may be at most MAX_HEAD_BYTES (h11's limit; more gets 400);
+- at most `max_connections` are open: a new one beyond that closes the connection that has waited longest
+  since it last sent anything, among those the server is not answering (between requests, or still sending
+  a body), or itself when every connection is being answered; so connections that dribble a body cannot
+  shut the class out;
+- the head may be at most MAX_HEAD_BYTES, whether it comes in pieces (h11's limit) or in one write (counted
+  here); more gets 400 and the connection is closed;
 - at most `accept_batch` connections are accepted per turn of the event loop, so the excess ones are
   closed before more are accepted, and the process never runs out of descriptors in one burst. Should
   it run out all the same, asyncio's accept loop logs one traceback per pending connection and retries
@@ -96,9 +99,22 @@ def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int 
         def data_received(self, data: bytes) -> None:
             self._last_active = time.monotonic()
             between = self.cycle is None or self.cycle.response_complete
-            if between and (self._head_timer is None or self._head_for is not self.cycle):
-                self._arm_head_timer()  # the next request's head starts arriving: it has head_timeout to finish
+            if between:
+                if self._head_timer is None or self._head_for is not self.cycle:
+                    self._arm_head_timer()  # the next request's head starts arriving: it has head_timeout to finish
+                end = data.find(b"\r\n\r\n")  # h11 limits only a head still incomplete: count it whole here
+                self._head_bytes += len(data) if end < 0 else end + 4
+                if self._head_bytes > MAX_HEAD_BYTES:
+                    self._refuse_head()
+                    return
             super().data_received(data)
+
+        def _refuse_head(self) -> None:
+            body = (b'{"error": "the request head (request line and headers) is over %d kB"}'
+                    % (MAX_HEAD_BYTES // 1024))
+            self.transport.write(b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                                 b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel_head_timer()
@@ -108,8 +124,16 @@ def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int 
             """Return True between requests (nothing is being answered on this connection)."""
             return self.cycle is None or self.cycle.response_complete
 
+        def waiting(self) -> bool:
+            """Return True while nothing is being answered: between requests, or while a body is still coming in
+            (a client sending a head and a byte of its body holds nothing the server works on)."""
+            if self.idle():
+                return True
+            return bool(getattr(self.cycle, "more_body", False)) and not self.cycle.response_started
+
         def _arm_head_timer(self) -> None:
             self._cancel_head_timer()
+            self._head_bytes = 0  # of the head now awaited
             self._head_for = self.cycle
             self._head_timer = self.loop.call_later(head_timeout, self._head_timed_out, self.cycle)
 
@@ -125,7 +149,7 @@ def guarded_protocol(head_timeout: float = HEAD_TIMEOUT_S, max_connections: int 
                 self.transport.close()
 
         def _make_room(self) -> None:
-            idle = [c for c in self.connections if c is not self and getattr(c, "idle", lambda: False)()]
+            idle = [c for c in self.connections if c is not self and getattr(c, "waiting", lambda: False)()]
             victim = min(idle, key=lambda c: c._last_active) if idle else self
             victim.transport.close()
 

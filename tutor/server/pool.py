@@ -3,8 +3,8 @@
 A llama.cpp context is not thread-safe, and most of a correction is Python (the analyser, the answer
 set, the mask), which one process runs on one core at a time. So each worker is a process with its
 own Tutor, fed by one dispatcher thread; requests wait in one bounded queue, and a full queue is
-refused at once (the server answers 503) instead of piling up. A worker that dies is restarted and
-its request fails with a message.
+refused at once (the server answers 503) instead of piling up. A worker that dies while serving a request is
+restarted and that request fails with a message; one that died while idle is restarted before the next request.
 """
 
 from __future__ import annotations
@@ -102,6 +102,8 @@ class _Worker:
         return value
 
     def run(self, job: tuple[str, str]) -> Any:
+        if not self.process.is_alive():  # it died while idle: start a new one before this request, not after
+            self.restart()
         try:
             self.conn.send(job)
             status, value = self.conn.recv()

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from tutor.practice import bundle as practice_bundle
+from tutor.server.bodies import LearnerBody
 from tutor.store import practice_rows
 
 if TYPE_CHECKING:
@@ -31,11 +31,10 @@ WriterOf = Callable[[Request, str, str | None], Awaitable["Writer"]]
 MAX_PIECE_BYTES = 14 * 1024  # a piece's section, under the server's 16 kB body limit with room for the head
 
 
-class PracticeBody(BaseModel):
-    """POST /v1/practice: a piece of one learner's practice state."""
+class PracticeBody(LearnerBody):
+    """POST /v1/practice: a piece of one learner's practice state (name and UUID checked as every route does)."""
 
-    learner: str = Field(min_length=1, max_length=100)
-    learner_uuid: str
+    learner_uuid: str  # type: ignore[assignment]  # required here: practice state belongs to one known learner
     practice: dict[str, Any]
 
 

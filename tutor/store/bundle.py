@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from tutor.store import practice_rows, queries, schema
 from tutor.store.bundle_rows import BundleRowError, check_learner, check_row
 from tutor.store.export import rows as history_rows
 from tutor.store.export import snapshot
+from tutor.store.lock import unknown_learner
 from tutor.store.names import clean_name, name_key
 from tutor.store.paths import open_private
 from tutor.store.records import CORRECTION_COLUMNS, HISTORY_COLUMNS, history_row, utc_stamp
@@ -85,8 +87,7 @@ def learner_info(store: Store, learner: Learner) -> dict[str, Any]:
     """Return {"id", "uuid", "name", "created"} of a learner (name or local id); raise StoreError if unknown."""
     found = store.find_learner(learner)
     if found is None:
-        names = ", ".join(x["name"] for x in store.learners()) or "none yet"
-        raise StoreError(f"no learner {learner!r} in {store.path}; known learners: {names}")
+        raise unknown_learner(store, learner)
     return {"id": found["id"], "uuid": found["uuid"], "name": found["name"], "created": found["created"]}
 
 
@@ -129,9 +130,13 @@ def read_bundle(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Return the checked bundle in `path`; raise StoreError naming what is damaged."""
     where = Path(path)
     try:
-        size = where.stat().st_size
+        info = where.stat()
+        size = info.st_size
         if where.is_dir():
             raise StoreError(f"{where} is a folder, not a bundle; give the bundle files themselves")
+        if not stat.S_ISREG(info.st_mode):  # /dev/zero never ends, a FIFO may never open: neither is read
+            raise StoreError(f"{where} is not a regular file (a device, a pipe or a socket), not a bundle; "
+                             "give the bundle files themselves")
         if size > MAX_BUNDLE_BYTES:
             raise StoreError(f"the bundle {where} is {size / 2**20:.0f} MB, over the {MAX_BUNDLE_BYTES // 2**20} MB "
                              "a bundle may have; it is not one grammar-tutor wrote. Ask the learner to send it again")

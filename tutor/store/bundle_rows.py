@@ -30,8 +30,9 @@ FUTURE_SLACK = timedelta(days=1)  # clocks on learners' laptops may be a little 
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _SHA256 = re.compile(r"^([0-9a-f]{64})?$")
 
-Ms = Field(default=None, ge=0, allow_inf_nan=False)
-Count = Field(default=None, ge=0)
+SQLITE_MAX_INT = 2**63 - 1  # the largest integer SQLite keeps; a larger one would end the import in an OverflowError
+Ms = Field(default=None, ge=0, le=SQLITE_MAX_INT, allow_inf_nan=False)
+Count = Field(default=None, ge=0, le=SQLITE_MAX_INT)
 
 
 class BundleRowError(ValueError):
@@ -80,8 +81,8 @@ class _Row(BaseModel):
     is_correct: bool
     confidence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
     error_span: str | None = Field(max_length=MAX_TEXT)
-    error_start: int | None = Field(ge=0)
-    error_end: int | None = Field(ge=0)
+    error_start: int | None = Field(ge=0, le=MAX_TEXT)
+    error_end: int | None = Field(ge=0, le=MAX_TEXT)
     explanation_en: str | None = Field(max_length=4 * MAX_TEXT)
     explanation_es: str | None = Field(max_length=4 * MAX_TEXT)
     model_name: str | None = Field(max_length=MAX_LABEL)
@@ -127,6 +128,8 @@ class _Row(BaseModel):
         if len(value) > MAX_SETTINGS:
             raise ValueError(f"has {len(value)} keys (at most {MAX_SETTINGS})")
         for key, item in value.items():
+            if isinstance(item, int) and not -SQLITE_MAX_INT - 1 <= item <= SQLITE_MAX_INT:
+                raise ValueError(f"{key[:40]!r} is a number beyond what the store keeps")
             if len(key) > MAX_LABEL or not (item is None or isinstance(item, bool | int | float)
                                              or (isinstance(item, str) and len(item) <= MAX_LABEL)):
                 raise ValueError(f"{key[:40]!r} is not a plain setting (a short text, number, true/false or null)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sqlite3
 import threading
 import time
@@ -94,7 +95,8 @@ def explain(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
     """Return a StoreError that says what went wrong with `path` while `doing` something, and what to do."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
-    if name.startswith("SQLITE_FULL") or "disk is full" in text:
+    low_space = name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) and _nearly_full(path)
+    if name.startswith("SQLITE_FULL") or "disk is full" in text or low_space:  # a full disk may show as I/O
         return StoreError(
             f"the disk holding the store {path} is full while {doing}; free some space and try again "
             "(nothing was half-written: the last correction was rolled back)"
@@ -120,6 +122,18 @@ def explain(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
             "and that the file is not on a network share that went away"
         )
     return StoreError(f"the store {path} failed while {doing}: {text}")
+
+
+NEARLY_FULL_BYTES = 4 * 2**20  # less free space than this, and an I/O error is taken for a full disk
+
+
+def _nearly_full(path: Path) -> bool:
+    """Return True when the disk holding `path` has almost no space left (SQLite then often reports an I/O
+    error, growing its -wal or -shm file, rather than SQLITE_FULL)."""
+    try:
+        return shutil.disk_usage(path.parent).free < NEARLY_FULL_BYTES
+    except OSError:
+        return False
 
 
 def corrupt_error(path: Path, reason: str) -> StoreError:

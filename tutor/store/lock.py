@@ -15,7 +15,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from tutor.errors import TutorError
+from tutor.errors import StoreError, TutorError
 from tutor.store import schema
 from tutor.store.db import translated
 
@@ -30,6 +30,9 @@ PIN_MIN_LENGTH = 6
 FREE_ATTEMPTS = 3  # wrong attempts before the delay starts
 MAX_DELAY_S = 15 * 60
 TEACHER = "teacher"
+# Wrong teacher passphrases sent over the network (the class server's X-Teacher-Passphrase) are counted on this
+# row of their own, so that anyone with the class code cannot lock the teacher's own CLI and app out.
+NETWORK_TEACHER = "throttle:teacher@network"
 
 
 class LockError(TutorError):
@@ -109,10 +112,11 @@ class SecretLock:
                     [subject, hashed, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())],
                 )
 
-    def _check(self, subject: str, secret: str, what: str) -> bool:
+    def _check(self, subject: str, secret: str, what: str, counter: str | None = None) -> bool:
         """Return whether `secret` is right; raise Throttled while a delay runs; record the outcome.
 
-        The attempt is counted as wrong *before* the slow hash runs, in the same write transaction that
+        Attempts are counted on the `counter` row (default: the secret's own row). The attempt is counted as
+        wrong *before* the slow hash runs, in the same write transaction that
         reads the delay: attempts sent at once (threads or processes) queue on that transaction, so each
         sees the ones before it, and none is lost or slips past the throttle. A right one then clears it.
         """
@@ -121,24 +125,33 @@ class SecretLock:
                                  [subject]))
             if not rows:
                 return False
-            row = rows[0]
+            stored = rows[0]["hash"]
             now = time.time()
+            counter = counter or subject
+            if counter != subject:
+                db.execute(f"INSERT OR IGNORE INTO {schema.SECRETS} (subject, hash, failures, next_try, updated)"
+                           " VALUES (?, '', 0, 0, ?)", [counter, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())])
+                row = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
+                                 [counter]).fetchone()
+                row = {"failures": row[0], "next_try": row[1]}
+            else:
+                row = rows[0]
             wait = float(row["next_try"] or 0) - now
             if wait > 0:
                 raise Throttled(f"too many wrong {what} attempts; try again in {math.ceil(wait)} s", wait)
             failures = int(row["failures"] or 0) + 1
             db.execute(f"UPDATE {schema.SECRETS} SET failures = ?, next_try = ? WHERE subject = ?",
-                       [failures, now + delay_after(failures), subject])
-        right = verify_secret(secret, row["hash"])
+                       [failures, now + delay_after(failures), counter])
+        right = verify_secret(secret, stored)
         with self.store._conns.write("recording a passphrase attempt") as db:
             if right:
-                db.execute(f"UPDATE {schema.SECRETS} SET failures = 0, next_try = 0 WHERE subject = ?", [subject])
+                db.execute(f"UPDATE {schema.SECRETS} SET failures = 0, next_try = 0 WHERE subject = ?", [counter])
             else:  # the delay runs from the end of the (slow) attempt, with the count as it is now
                 found = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
-                                   [subject]).fetchone()
+                                   [counter]).fetchone()
                 if found is not None:
                     until = max(float(found[1] or 0), time.time() + delay_after(int(found[0] or 0)))
-                    db.execute(f"UPDATE {schema.SECRETS} SET next_try = ? WHERE subject = ?", [until, subject])
+                    db.execute(f"UPDATE {schema.SECRETS} SET next_try = ? WHERE subject = ?", [until, counter])
         return right
 
     # -- the teacher passphrase ------------------------------------------------------------------
@@ -152,9 +165,10 @@ class SecretLock:
         row = self._row(TEACHER)
         return None if row is None else str(row["hash"])
 
-    def check_teacher(self, secret: str) -> bool:
-        """Return True for the right passphrase (False when none is set); Throttled after wrong ones."""
-        return self._check(TEACHER, secret, "passphrase")
+    def check_teacher(self, secret: str, *, network: bool = False) -> bool:
+        """Return True for the right passphrase (False when none is set); Throttled after wrong ones. Attempts
+        over the network (`network`, the class server's) are throttled apart from the local CLI's and app's."""
+        return self._check(TEACHER, secret, "passphrase", NETWORK_TEACHER if network else None)
 
     def set_teacher(self, new: str, *, current: str | None = None) -> None:
         """Set (or change) the teacher passphrase; changing it needs the current one."""
@@ -180,3 +194,13 @@ class SecretLock:
     def check_pin(self, learner: Learner, secret: str) -> bool:
         """Return True for the learner's PIN (Throttled after wrong ones)."""
         return self._check(self._learner_subject(learner), secret, "PIN")
+
+
+def unknown_learner(store: Store, learner: Learner) -> StoreError:
+    """Return the error for a learner the store does not know: it lists the known learners, except on a store a
+    teacher passphrase locks (their names are the teacher's to see, as `history` shows them)."""
+    if SecretLock(store).teacher_set():
+        return StoreError(f"no learner {learner!r} in {store.path}; check the name (the teacher can list the "
+                          "learners with `grammar-tutor history`)")
+    names = ", ".join(x["name"] for x in store.learners()) or "none yet"
+    return StoreError(f"no learner {learner!r} in {store.path}; known learners: {names}")

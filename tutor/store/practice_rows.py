@@ -14,12 +14,15 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from tutor.errors import StoreError
 from tutor.scope import load_scope
+from tutor.scoring import norm
 from tutor.store import queries, schema
 from tutor.store.db import translated
-from tutor.store.records import history_row
+from tutor.store.records import TIMESTAMP_FORMAT, history_row
 
 if TYPE_CHECKING:
     from tutor.store.store import Store
@@ -41,6 +44,7 @@ MAX_TEXT = 2000  # the longest text a card or answer in a section may carry
 CARD_ORIGINS = ("mistake", "other person", "other verb")  # the learner's own sentence, or a variant of it
 HINT_KINDS = ("base", "written")  # what the hint in brackets shows: the base form, or what the learner wrote
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+SQLITE_MAX_INT = 2**63 - 1  # the largest integer SQLite keeps; a larger one would end the write in an OverflowError
 _INSERT_CARD = (f"INSERT OR IGNORE INTO {schema.CARDS} ({', '.join(CARD_COLUMNS)})"
                 f" VALUES ({', '.join(':' + c for c in CARD_COLUMNS)})")
 _ORDER = "ORDER BY due, origin != 'mistake', seq"
@@ -114,18 +118,24 @@ def cards_starting(store: Store, learner_id: int, prefix: str) -> list[dict[str,
         return list(store._conns.get().query(sql, [learner_id, pattern]))
 
 
-def save_answer(store: Store, card: dict[str, Any], memory: dict[str, Any], answer: dict[str, Any]) -> None:
+def save_answer(store: Store, card: dict[str, Any], memory: dict[str, Any], answer: dict[str, Any]) -> bool:
     """Keep one answer to a card (answer: id, reviewed, given, correct, rating) and the card's new schedule
-    (memory: MEMORY_COLUMNS), in one transaction."""
+    (memory: MEMORY_COLUMNS), in one transaction; only while the card is as `card` was read (its reps and last
+    review). Return False, writing nothing, when another answer changed it meanwhile (the caller reads it again)."""
     with store._conns.write("saving a practice answer") as db:
-        db.conn.execute(
-            f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id",
-            {**{k: memory[k] for k in MEMORY_COLUMNS}, "id": card["id"]})
+        changed = db.conn.execute(
+            f"UPDATE {schema.CARDS} SET {', '.join(f'{k} = :{k}' for k in MEMORY_COLUMNS)} WHERE id = :id"
+            " AND reps = :was_reps AND IFNULL(last_review, '') = :was_last",
+            {**{k: memory[k] for k in MEMORY_COLUMNS}, "id": card["id"], "was_reps": card["reps"],
+             "was_last": card["last_review"] or ""}).rowcount
+        if not changed:
+            return False
         db.conn.execute(
             f"INSERT INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [answer["id"], card["id"], card["learner_id"], answer["reviewed"], answer["given"],
              int(answer["correct"]), answer["rating"]])
+    return True
 
 
 # -- progress ---------------------------------------------------------------------------------------
@@ -235,6 +245,10 @@ def merge(db: Any, learner_id: int, value: dict[str, Any]) -> PracticeSummary:
              int(review["correct"]), review["rating"]]).rowcount
         summary.reviews_new += added
     for source in value.get("sources", []):
+        owner = db.execute(f"SELECT learner_id FROM {schema.CORRECTIONS} WHERE id = ?",
+                           [source["correction_id"]]).fetchone()
+        if owner is not None and owner[0] != learner_id:
+            continue  # another learner's mistake: only its owner's practice may mark it as done
         summary.sources_new += db.conn.execute(
             f"INSERT OR IGNORE INTO {schema.CARD_SOURCES} (correction_id, learner_id, built, cards)"
             " VALUES (?, ?, ?, ?)", [source["correction_id"], learner_id, source["built"], source["cards"]]).rowcount
@@ -255,18 +269,21 @@ def section_problem(value: Any) -> str | None:
         found = _card_problem(card)
         if found:
             return f"practice card {n} {found}"
-        known.add(card["id"])
+        if card["id"].lower() in known:
+            return f"practice card {n} is {card['id']}, which the section already carries"
+        known.add(card["id"].lower())
     for n, review in enumerate(reviews, 1):
         if not isinstance(review, dict) or any(key not in review for key in REVIEW_KEYS):
             return f"practice answer {n} lacks {', '.join(REVIEW_KEYS)}"
-        if not _is_uuid(review["id"]) or review["card_id"] not in known:
+        if not _is_uuid(review["id"]) or not isinstance(review["card_id"], str) or \
+                review["card_id"].lower() not in known:
             return f"practice answer {n} has a bad id or names a card the section does not carry"
         if not _is_stamp(review["reviewed"]) or not isinstance(review["given"], str) or \
                 not isinstance(review["correct"], bool) or review["rating"] not in (1, 2, 3, 4):
             return f"practice answer {n} has a bad time, answer, result or rating"
     for n, source in enumerate(sources, 1):
         if not isinstance(source, dict) or not _is_uuid(source.get("correction_id")) or \
-                not isinstance(source.get("cards"), int) or not _is_stamp(source.get("built")):
+                not _is_count(source.get("cards")) or not _is_stamp(source.get("built")):
             return f"practice source {n} is not a correction UUID with a time and a card count"
     return None
 
@@ -280,7 +297,7 @@ def _card_problem(card: Any) -> str | None:
     if not _is_uuid(card["id"]) or (card["source_id"] is not None and not isinstance(card["source_id"], str)):
         return "has an id that is not a UUID"
     try:
-        load_scope().cell(card["verb"], card["tense"], card["person"])
+        cell = load_scope().cell(card["verb"], card["tense"], card["person"])
     except KeyError:
         return "names no §A13 cell"
     if card["origin"] not in CARD_ORIGINS or card["hint_kind"] not in HINT_KINDS:
@@ -291,14 +308,21 @@ def _card_problem(card: Any) -> str | None:
     accepted = card["accepted"]
     if not isinstance(accepted, list) or not accepted or not all(isinstance(a, str) for a in accepted):
         return "has no list of accepted answers"
-    if not _is_stamp(card["created"]) or not _is_stamp(card["due"]) or (
-            card["last_review"] is not None and not _is_stamp(card["last_review"])):
-        return "has a time not in the store's UTC format"
-    if card["step"] is not None and (not isinstance(card["step"], int) or isinstance(card["step"], bool)):
+    forms = cell_answers(cell.english)
+    wrong = [a for a in (card["answer"], *accepted) if norm(a) not in forms]
+    if wrong:
+        return (f"has the answer {wrong[0][:40]!r}, which is not a form of {cell.verb!r} in the {cell.tense}, "
+                f"{cell.person} (§A13)")
+    for key in ("created", "due", "last_review"):
+        if (card[key] is not None or key != "last_review") and not _is_stamp(card[key]):
+            return f"has a {key} {str(card[key])[:40]!r} that is not a real time in the store's UTC format"
+    if card["step"] is not None and not _is_count(card["step"]):
         return "has a bad FSRS step"
-    numbers = (card["state"], card["reps"], card["lapses"])
-    if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in numbers) or card["state"] not in (1, 2, 3):
-        return "has a bad FSRS state or count"
+    for key in ("state", "reps", "lapses"):
+        if not _is_count(card[key]):
+            return f"has a {key} that is not a whole number from 0 to {SQLITE_MAX_INT}"
+    if card["state"] not in (1, 2, 3):
+        return "has a bad FSRS state"
     for key in ("stability", "difficulty"):
         if card[key] is not None and (not isinstance(card[key], (int, float)) or isinstance(card[key], bool)):
             return f"has a {key} that is not a number"
@@ -315,12 +339,42 @@ def _is_uuid(value: Any) -> bool:
 
 
 def _is_stamp(value: Any) -> bool:
-    return isinstance(value, str) and bool(_STAMP.match(value))
+    """A store timestamp naming a real moment (not 2025-13-45T99:99:99); card due dates may lie in the future."""
+    if not isinstance(value, str) or not _STAMP.match(value):
+        return False
+    try:
+        datetime.strptime(value, TIMESTAMP_FORMAT)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SQLITE_MAX_INT
+
+
+def cell_answers(english: tuple[str, ...]) -> set[str]:
+    """Return the normalised answers a card of a cell with these English forms may accept: each form, and each
+    without its 'will' (a gap after the learner's own 'will')."""
+    return {norm(f) for f in english} | {norm(f.removeprefix("will ")) for f in english}
+
+
+def accepted_of(row: dict[str, Any]) -> list[str]:
+    """Return a card row's accepted answers; StoreError when the column is not a JSON list of texts (the file was
+    edited by another tool)."""
+    try:
+        value = json.loads(row["accepted"])
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise StoreError(f"the practice card {row.get('id')} has a damaged 'accepted' column (not a JSON list of "
+                         "answers); was the file edited by another tool? Delete the card's row to rebuild it")
+    return value
 
 
 def _card_out(row: dict[str, Any]) -> dict[str, Any]:
     out = {key: row[key] for key in CARD_KEYS}
-    out["accepted"] = json.loads(row["accepted"])
+    out["accepted"] = accepted_of(row)
     return out
 
 
