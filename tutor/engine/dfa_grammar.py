@@ -146,9 +146,16 @@ class DFAGrammar:
     def arrays(self) -> dict[str, np.ndarray]:
         """Return everything needed to rebuild this grammar, as arrays (what the cache stores).
 
-        Every state's forced continuation is walked first, so the arrays describe the full grammar.
+        The forced continuations not built yet are built first, all at once (forced_continuations, which
+        gives what forced_at would), so the arrays describe the full grammar.
         """
-        pieces = [self.forced_at(s) for s in range(self.end_state + 1)]
+        if any(data is None for data in self.forced):
+            blob, offsets = forced_continuations(ClassDFA(self.class_table, self.byte_class, self.accepting_states))
+            data = blob.tobytes()
+            for s, known in enumerate(self.forced):
+                if known is None:
+                    self.forced[s] = data[offsets[s] : offsets[s + 1]]
+        pieces = self.forced
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])

@@ -80,6 +80,8 @@ def test_lazy_a13_masks_equal_the_eager_build_and_outputs_validate(smol_vocab: V
     assert len(outputs) >= 10
     for out in outputs:
         jsonschema.validate(json.loads(out.decode("utf-8")), a13_schema)
+    fresh = compile_json_schema(a13_schema, smol_vocab, use_cache=False, property_order="declared")
+    assert [fresh.forced_at(s) for s in range(fresh.end_state + 1)] == eager[1]  # every state, walked one by one
 
 
 def test_lazy_small_schema_and_regex_equal_the_eager_build(smol_vocab: Vocabulary) -> None:
