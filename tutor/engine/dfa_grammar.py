@@ -1,9 +1,13 @@
 """Compiled grammars over a byte DFA (regex and JSON Schema) and the matcher that walks them.
 
-`compile_regex(pattern, vocab)` and `compile_json_schema(schema, vocab, whitespace=0)` return an
-immutable DFAGrammar, loaded from the disk cache when the same grammar was compiled for the
-same vocabulary before. `DFAMatcher(compiled)` holds one request's state and implements
-tutor.engine.matcher.Matcher: `allowed()` is one list lookup of a precomputed AllowedSet.
+`compile_regex(pattern, vocab)` and `compile_json_schema(schema, vocab, whitespace=0)` return a
+DFAGrammar, loaded from the disk cache when the same grammar was compiled for the same vocabulary
+before. `DFAMatcher(compiled)` holds one request's state and implements
+tutor.engine.matcher.Matcher: `allowed()` is one list lookup of an AllowedSet.
+
+What a state needs only when decoding reaches it is built then and kept in the grammar: its
+bitmask fill plan (`fill_plan`) and its forced continuation (`forced_at`). A grammar written to
+the disk cache or to bytes is built in full first (`arrays`).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache as cache_in_process
 from functools import cached_property
 from pathlib import Path
@@ -53,10 +57,8 @@ class DFAGrammar:
     class_table: np.ndarray
     accepting_states: np.ndarray
     index: IndexArrays
-    forced_blob: np.ndarray
-    forced_offsets: np.ndarray
     state_sets: tuple[AllowedSet, ...]
-    forced: tuple[bytes, ...]
+    forced: list[bytes | None]  # per state; None until forced_at(state) first walks it
     accepting: tuple[bool, ...]
     finished: tuple[bool, ...]
     step_table: memoryview
@@ -64,6 +66,13 @@ class DFAGrammar:
     from_cache: bool
     build_ms: float
     cache_path: Path | None = None  # the cache entry this grammar was loaded from or saved to
+    plans: list[FillPlan | None] = field(default_factory=list)  # per state; None until fill_plan(state)
+    class_sizes: tuple[int, ...] = ()  # bytes per byte class
+
+    def __post_init__(self) -> None:
+        self.plans.extend([None] * (self.n_states + 1 - len(self.plans)))
+        sizes = np.bincount(self.byte_class, minlength=self.class_table.shape[1])
+        object.__setattr__(self, "class_sizes", tuple(sizes.tolist()))
 
     @property
     def n_states(self) -> int:
@@ -86,39 +95,85 @@ class DFAGrammar:
         return sum(a.nbytes for a in self.arrays().values())
 
     def warm_bitmasks(self) -> int:
-        """Build every state's packed bitmask and fill plan now, so no fill pays for them later; return the bytes.
+        """Build every state's packed bitmask and fill plan now (the eager build); return the bytes held.
 
+        Decoding does not need this: a state's plan is built when a matcher first fills its mask.
         The bytes are those of the packed rows (AllowedSet.packed); the plans are views into them.
         """
-        held = sum(allowed.packed(self.vocab.size).nbytes for allowed in {id(a): a for a in self.state_sets}.values())
         _ = self.fill_plans
-        return held
+        return sum(allowed.packed(self.vocab.size).nbytes for allowed in {id(a): a for a in self.state_sets}.values())
 
-    @cached_property
+    @property
     def fill_plans(self) -> tuple[FillPlan, ...]:
-        """Return each state's AllowedSet.fill_plan, indexed by state (built once per grammar)."""
-        size = self.vocab.size
-        return tuple(allowed.fill_plan(size) for allowed in self.state_sets)
+        """Return every state's AllowedSet.fill_plan, indexed by state (building those not built yet)."""
+        return tuple(plan if plan is not None else self.fill_plan(s) for s, plan in enumerate(self.plans))
+
+    def fill_plan(self, state: int) -> FillPlan:
+        """Return state's fill plan, building its set's packed row the first time (then kept in `plans`)."""
+        plan = self.plans[state]
+        if plan is None:
+            plan = self.plans[state] = self.state_sets[state].fill_plan(self.vocab.size)
+        return plan
+
+    def forced_at(self, state: int) -> bytes:
+        """Return state's unique continuation, walked the first time it is asked for (then kept in `forced`).
+
+        It follows states with exactly one live byte and stops at an accepting state, a branch, a state
+        met before on the walk, or after MAX_FORCED bytes.
+        """
+        data = self.forced[state]
+        if data is not None:
+            return data
+        step, width, sizes, accepting = self.step_table, self.class_table.shape[1], self.class_sizes, self.accepting
+        out = bytearray()
+        seen = set()
+        cur = state
+        while cur != self.end_state and not accepting[cur] and cur not in seen and len(out) < MAX_FORCED:
+            row = step[cur * width : (cur + 1) * width]
+            live = [c for c in range(width) if row[c] >= 0]
+            if len(live) != 1 or sizes[live[0]] != 1:
+                break
+            seen.add(cur)
+            out.append(self.step_class.index(live[0]))
+            cur = row[live[0]]
+        data = self.forced[state] = bytes(out)
+        return data
 
     def matcher(self, state: int = 0) -> DFAMatcher:
         """Return a new matcher at the start state (or at `state`, for tools and tests)."""
         return DFAMatcher(self, state)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """Return everything needed to rebuild this grammar, as arrays (what the cache stores)."""
+        """Return everything needed to rebuild this grammar, as arrays (what the cache stores).
+
+        The forced continuations not built yet are built first, all at once (forced_continuations, which
+        gives what forced_at would), so the arrays describe the full grammar.
+        """
+        if any(data is None for data in self.forced):
+            blob, offsets = forced_continuations(ClassDFA(self.class_table, self.byte_class, self.accepting_states))
+            data = blob.tobytes()
+            for s, known in enumerate(self.forced):
+                if known is None:
+                    self.forced[s] = data[offsets[s] : offsets[s + 1]]
+        pieces = self.forced
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
         return {
             "byte_class": self.byte_class,
             "class_table": self.class_table,
             "accepting": self.accepting_states,
             "finished": np.array(self.finished, dtype=bool),
-            "forced_blob": self.forced_blob,
-            "forced_offsets": self.forced_offsets,
+            "forced_blob": np.frombuffer(b"".join(pieces), dtype=np.uint8),
+            "forced_offsets": offsets,
             **self.index.arrays(),
         }
 
 
 def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
-    """Return (blob, offsets): state s's unique continuation is blob[offsets[s]:offsets[s+1]].
+    """Return (blob, offsets): state s's unique continuation is blob[offsets[s]:offsets[s+1]] (the eager build).
+
+    Compiling no longer calls this (DFAGrammar.forced_at walks a state when asked); tests compare the two.
 
     The continuation follows states with exactly one live byte and stops at an accepting state,
     a branch, or after MAX_FORCED bytes.
@@ -169,11 +224,13 @@ def assemble(
             index.set_bitmask.tolist(), strict=True,
         )
     ]
-    blob = arrays["forced_blob"].tobytes()
-    offsets = arrays["forced_offsets"]
-    forced = [b""] * (class_table.shape[0] + 1)
-    for s in np.flatnonzero(offsets[1:] != offsets[:-1]).tolist():
-        forced[s] = blob[offsets[s] : offsets[s + 1]]
+    forced: list[bytes | None] = [None] * (class_table.shape[0] + 1)
+    if "forced_blob" in arrays:  # a fully built grammar (from the cache or bytes): every state known
+        blob = arrays["forced_blob"].tobytes()
+        offsets = arrays["forced_offsets"]
+        forced = [b""] * (class_table.shape[0] + 1)
+        for s in np.flatnonzero(offsets[1:] != offsets[:-1]).tolist():
+            forced[s] = blob[offsets[s] : offsets[s + 1]]
     return DFAGrammar(
         kind=kind,
         key=key,
@@ -182,10 +239,8 @@ def assemble(
         class_table=class_table,
         accepting_states=arrays["accepting"],
         index=index,
-        forced_blob=arrays["forced_blob"],
-        forced_offsets=offsets,
         state_sets=tuple(sets[k] for k in index.state_set.tolist()),
-        forced=tuple(forced),
+        forced=forced,
         accepting=(*arrays["accepting"].tolist(), True),
         finished=tuple(arrays["finished"].tolist()),
         step_table=memoryview(np.ascontiguousarray(class_table).reshape(-1)),
@@ -241,21 +296,22 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
     # the trie goes to disk only with the grammar (use_cache): in cache_dir, else in the tutor's cache folder
     trie = token_trie(vocab, cache_dir, persist=use_cache)
     index = build_index(dfa, vocab, families, trie=trie, budget=budget)
-    blob, offsets = forced_continuations(dfa)
     arrays = {
         "byte_class": dfa.byte_class,
         "class_table": dfa.table,
         "accepting": dfa.accepting,
         "finished": np.append(dfa.accepting & ~(dfa.table >= 0).any(axis=1), True),
-        "forced_blob": blob,
-        "forced_offsets": offsets,
         **index.arrays(),
     }
+    # the packed rows that decoding builds lazily (one per distinct set) count now, so they cannot grow unbounded
+    rows_bytes = int(index.set_start.size) * 4 * -(-vocab.size // 32)
+    budget.index_bytes(sum(a.nbytes for a in arrays.values()) + rows_bytes)
     build_ms = (time.perf_counter() - t0) * 1e3
-    budget.index_bytes(sum(a.nbytes for a in arrays.values()))
+    grammar = assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
     if use_cache:
-        cache.save(entry, stored_arrays(arrays), {"vocab": vocab.sha256, "grammar": grammar_sha, "kind": kind})
-    return assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
+        cache.save(entry, stored_arrays(grammar.arrays()), {"vocab": vocab.sha256, "grammar": grammar_sha,
+                                                            "kind": kind})
+    return grammar
 
 
 def compile_regex(pattern: str, vocab: Vocabulary, *, use_cache: bool = True,
@@ -352,7 +408,7 @@ class DFAMatcher:
         self._history: list[int] = []
         self._out: np.ndarray | None = None  # the last bitmask buffer filled, and a byte view of it
         self._view = memoryview(b"")
-        self._plans: tuple[FillPlan, ...] = ()
+        self._plans: list[FillPlan | None] = compiled.plans
 
     @property
     def state(self) -> int:
@@ -367,13 +423,14 @@ class DFAMatcher:
         """Write the packed bitmask of the tokens allowed now into every word of `out` (ceil(vocab / 32) words).
 
         `out` is a writable C-contiguous int32 or uint32 array (ValueError otherwise). The state's fill
-        plan (DFAGrammar.fill_plans) writes the shared zero row and the row's nonzero span, or the whole
-        row of a dense state. The matcher keeps a byte view of the last buffer, so refilling the same
-        buffer is one tuple lookup and one or two memcpy calls.
+        plan (DFAGrammar.fill_plan, built the first time a matcher meets the state) writes the shared zero
+        row and the row's nonzero span, or the whole row of a dense state. The matcher keeps a byte view of
+        the last buffer, so refilling the same buffer is one list lookup and one or two memcpy calls.
         """
         if out is not self._out:
             self._bind(out)
-        background, span, words = self._plans[self._state]
+        plan = self._plans[self._state]
+        background, span, words = plan if plan is not None else self._compiled.fill_plan(self._state)
         view = self._view
         view[:] = background
         if words is not None:
@@ -382,8 +439,7 @@ class DFAMatcher:
     def _bind(self, out: np.ndarray) -> None:
         """Check a new bitmask buffer and keep its byte view (and the grammar's fill plans, built once)."""
         view = bitmask_view(out, -(-self._size // 32))
-        if not self._plans:
-            self._plans = self._compiled.fill_plans
+        self._plans = self._compiled.plans
         self._out, self._view = out, view
 
     def advance(self, token_id: int) -> None:
@@ -418,7 +474,8 @@ class DFAMatcher:
 
     def forced_bytes(self) -> bytes:
         """Return the unique continuation from here (empty if there is a choice), for jump-forward."""
-        return self._forced[self._state]
+        data = self._forced[self._state]
+        return data if data is not None else self._compiled.forced_at(self._state)
 
     def advance_bytes(self, data: bytes) -> None:
         """Consume raw bytes (a forced continuation); raise TokenRejected if they do not fit."""
@@ -435,7 +492,7 @@ class DFAMatcher:
 
     def forced_completes(self) -> bool:
         """Return True when consuming forced_bytes() reaches a finished state."""
-        data = self._forced[self._state]
+        data = self.forced_bytes()
         if not data:
             return False
         state, step, cls, width = self._state, self._step, self._class, self._width

@@ -21,7 +21,7 @@ import re
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -31,8 +31,6 @@ from tutor.engine.matcher import NEG_INF, Matcher
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
-
-    from tutor.engine.compiler import CompiledGrammar
 
 __all__ = ["LlamaContext", "LogitsProcessor", "generate", "gguf_token_table", "token_table"]
 
@@ -44,6 +42,29 @@ ATTR_USER_DEFINED = 1 << 4
 # User-defined tokens that are markers rather than text: <|im_start|>, <start_of_image>, [multimodal].
 MARKER = re.compile(rb"<\|[^|]*\|>|</?[a-z]+(?:_[a-z]+)+>|\[[a-z_]+\]")
 TokenTable = tuple[list[bytes], list[int], list[int]]  # (pieces, special ids, end-of-generation ids)
+
+
+class Tokens(Protocol):
+    """What the processor reads of a grammar's vocabulary (tutor.engine.Vocabulary is one)."""
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def eog_ids(self) -> frozenset[int]: ...
+
+
+class Grammar(Protocol):
+    """What the processor needs of a compiled grammar (tutor.engine.CompiledGrammar is one).
+
+    A protocol rather than the class, so this adapter imports nothing that imports the vocabulary module,
+    which calls this one to read a model's tokens: no import circle.
+    """
+
+    @property
+    def vocabulary(self) -> Tokens: ...
+
+    def matcher(self) -> Matcher: ...
 
 def _import_llama_cpp() -> ModuleType:
     try:
@@ -108,7 +129,7 @@ class LogitsProcessor:
     whose ids do not extend the previous ones starts a new request (the matcher is reset).
     """
 
-    def __init__(self, compiled: CompiledGrammar) -> None:
+    def __init__(self, compiled: Grammar) -> None:
         self.compiled = compiled
         self.matcher: Matcher = compiled.matcher()
         self._eog = np.array(sorted(compiled.vocabulary.eog_ids), dtype=np.intp)
@@ -281,7 +302,7 @@ class LlamaContext:
         return np.ctypeslib.as_array(ptr, shape=(n_rows, self.n_vocab))
 
 
-def generate(llm: Llama | LlamaContext, prompt: list[int], compiled: CompiledGrammar | None, *,
+def generate(llm: Llama | LlamaContext, prompt: list[int], compiled: Grammar | None, *,
              temperature: float = 0.0, seed: int | None = None, max_tokens: int = 256,
              jump_forward: bool = True) -> Generation:
     """Decode after the prompt's token ids under `compiled` (None: unconstrained) with the engine's own loop.

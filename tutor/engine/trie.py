@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -136,26 +137,39 @@ class TokenTrie:
         return by_bytes, prefixes, max_len
 
 
+def _sorted_pieces(pieces: Sequence[bytes], excluded: Iterable[int]) -> tuple[list[int], ...]:
+    """Return (usable ids by piece, canonical ids, each duplicate's canonical id, duplicate ids, multiplicities).
+
+    Sorted with numpy on fixed-width byte strings (ties kept in id order), then checked against Python's byte
+    order: numpy pads with NUL, so a piece and the same piece plus trailing NULs would tie; then Python sorts.
+    """
+    skip = np.zeros(len(pieces), dtype=bool)
+    skip[[i for i in excluded if 0 <= i < len(pieces)]] = True
+    lens = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    ids = np.flatnonzero((lens > 0) & ~skip)
+    if not ids.size:
+        return [], [], [], [], []
+    fixed = np.array([pieces[i] for i in ids.tolist()], dtype=f"S{int(lens.max())}")
+    order = np.argsort(fixed, kind="stable")
+    usable = ids[order].tolist()
+    ordered = [pieces[i] for i in usable]
+    if not all(a <= b for a, b in pairwise(ordered)):  # a NUL tie: sort in Python's order
+        usable.sort(key=pieces.__getitem__)
+        ordered = [pieces[i] for i in usable]
+    same = np.fromiter((a == b for a, b in pairwise(ordered)), dtype=bool,
+                       count=max(len(ordered) - 1, 0))
+    head = np.concatenate([[True], ~same])  # the first piece of each run of equal pieces
+    run = np.cumsum(head) - 1
+    used = np.asarray(usable, dtype=np.int64)
+    canon = used[head]
+    dups = np.flatnonzero(~head)
+    return (usable, canon.tolist(), canon[run[dups]].tolist(), used[dups].tolist(),
+            np.bincount(run).tolist())
+
+
 def build_piece_trie(pieces: Sequence[bytes], excluded: Iterable[int] = ()) -> TokenTrie:
     """Return the byte trie of every non-empty piece whose id is not in `excluded`."""
-    skip = set(excluded)
-    usable = [i for i, p in enumerate(pieces) if p and i not in skip]
-    usable.sort(key=pieces.__getitem__)
-    canon: list[int] = []
-    dup_canon: list[int] = []
-    dup_ids: list[int] = []
-    mult: list[int] = []
-    previous = None
-    for i in usable:
-        piece = pieces[i]
-        if piece == previous:
-            dup_canon.append(canon[-1])
-            dup_ids.append(i)
-            mult[-1] += 1
-        else:
-            canon.append(i)
-            mult.append(1)
-            previous = piece
+    usable, canon, dup_canon, dup_ids, mult = _sorted_pieces(pieces, excluded)
     n = len(canon)
     empty = np.zeros(0, dtype=np.int64)
     if n == 0:

@@ -20,6 +20,7 @@ import numpy as np
 
 from tutor.engine import cache
 from tutor.engine.errors import VocabularyError
+from tutor.engine.llama_cpp import gguf_token_table, token_table
 
 if TYPE_CHECKING:
     from tutor.engine.llama_cpp import Llama
@@ -75,8 +76,6 @@ class Vocabulary:
     @classmethod
     def from_llama(cls, llm: Llama) -> Vocabulary:
         """Return the vocabulary of a loaded llama_cpp.Llama, read from its model (no second load)."""
-        from tutor.engine.llama_cpp import token_table
-
         return cls.from_pieces(*token_table(llm))
 
     @classmethod
@@ -119,8 +118,6 @@ def _existing(path: Path) -> Path:
 
 def read_gguf_vocabulary(gguf_path: Path | str) -> Vocabulary:
     """Return the vocabulary read from a GGUF file through llama-cpp-python (no cache)."""
-    from tutor.engine.llama_cpp import gguf_token_table
-
     return Vocabulary.from_pieces(*gguf_token_table(Path(gguf_path)))
 
 

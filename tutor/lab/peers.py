@@ -18,8 +18,13 @@ Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no 
 GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
 outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
 Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie, llama.cpp's
-vocabulary) is done before timing compiles. Our compile includes building every state's bitmask and
-fill plan (DFAGrammar.warm_bitmasks); a CFG builds each parser state's bitmask the first time it meets it.
+vocabulary) is done before timing compiles. Our compile is lazy: a state's bitmask, fill plan and forced
+continuation are built the first time decoding reaches it (DFAGrammar.fill_plan, forced_at), and a CFG builds
+each parser state's bitmask the first time it meets it. The peer "grammar-tutor eager" is the same compiler
+building every state up front (DFAGrammar.warm_bitmasks and every forced continuation), as it did before,
+so both builds are measured in one run and its masks are compared with the lazy ones at every step.
+"first mask ms" is the compile plus the first fill; "memory MB" is the growth of the process's resident
+memory from before the compile to the end of the replay (allocator reuse makes it a lower bound).
 Every engine writes every word of the caller's buffer (ours: the zero row and a sparse state's nonzero
 span, or a dense state's whole row; AllowedSet.fill_plan).
 """
@@ -67,6 +72,7 @@ class Row:
 
     engine: str
     compile_ms: float | None = None
+    rss_mb: float | None = None
     mask_us: list[float] = field(default_factory=list)
     apply_us: list[float] = field(default_factory=list)
     same_mask: int = 0
@@ -81,7 +87,10 @@ class Row:
         total = [m + a for m, a in zip(self.mask_us, self.apply_us, strict=True)]
         p50, p99, mx = _stats(self.mask_us)
         t50, t99, tmx = _stats(total)
-        return {"compile_ms": round(self.compile_ms, 3) if self.compile_ms is not None and self.mask_us else None,
+        ran = self.compile_ms is not None and bool(self.mask_us)
+        return {"compile_ms": round(self.compile_ms, 3) if ran else None,
+                "first_mask_ms": round(self.compile_ms + self.mask_us[0] / 1e3, 3) if ran else None,
+                "memory_mb": round(self.rss_mb, 1) if self.rss_mb is not None and ran else None,
                 "mask_p50_us": p50, "mask_p99_us": p99, "mask_max_us": mx,
                 "mask_apply_p50_us": t50, "mask_apply_p99_us": t99, "mask_apply_max_us": tmx,
                 "same_mask": f"{self.same_mask}/{self.compared}" if self.compared else None,
@@ -162,9 +171,14 @@ class Engine:
 
 
 class Ours(Engine):
-    """grammar-tutor: the family's matcher; DFAMatcher / AllowedSet.fill_bitmask write the state's fill plan."""
+    """grammar-tutor: the family's matcher; DFAMatcher / AllowedSet.fill_bitmask write the state's fill plan.
 
-    def __init__(self, kind: str, source: str, vocab: Any) -> None:
+    `eager` builds every state's bitmask, fill plan and forced continuation in the compile (the build before
+    it was made lazy), for a before/after comparison in one run.
+    """
+
+    def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any] | None = None, *,
+                 eager: bool = False) -> None:
         from tutor.engine.dfa_grammar import DFAGrammar, DFAMatcher
         from tutor.engine.trie import token_trie
         from tutor.lab.families import load_family
@@ -172,10 +186,11 @@ class Ours(Engine):
         token_trie(vocab)
         t0 = time.perf_counter()
         self.family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
-        if isinstance(self.family.compiled, DFAGrammar):  # the DFA families hold every state's mask ready
+        if eager and isinstance(self.family.compiled, DFAGrammar):
             self.family.compiled.warm_bitmasks()
+            self.family.compiled.arrays()  # walks every state's forced continuation
         self.compile_ms = (time.perf_counter() - t0) * 1e3
-        self.name = "grammar-tutor"
+        self.name = "grammar-tutor eager" if eager else "grammar-tutor"
         self.size = vocab.size
         self.matcher = self.family.matcher()
         self._fill = self.matcher.fill_bitmask if isinstance(self.matcher, DFAMatcher) else self._fill_from_set
@@ -361,8 +376,21 @@ class LlamaCppGBNF(Engine):
             self.sampler = None
 
 
-PEERS: dict[str, Callable[..., Engine]] = {"llguidance": LLGuidance, "outlines-core": OutlinesCore,
-                                           "llama.cpp": LlamaCppGBNF}
+def _eager_ours(kind: str, source: str, vocab: Any, cache: dict[str, Any]) -> Engine:
+    return Ours(kind, source, vocab, cache, eager=True)
+
+
+def resident_mb() -> float:
+    """Return this process's resident memory in MB (Linux /proc; 0.0 where it cannot be read)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * 4096 / 1e6
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+PEERS: dict[str, Callable[..., Engine]] = {"grammar-tutor-eager": _eager_ours, "llguidance": LLGuidance,
+                                           "outlines-core": OutlinesCore, "llama.cpp": LlamaCppGBNF}
 
 
 # --- the measurement ---------------------------------------------------------------------------------
@@ -481,12 +509,15 @@ def run(args: argparse.Namespace) -> int:
             if not check.judge(text.encode("utf-8")):
                 raise ValueError(f"the {workload} example {text!r} is not in its language")
         print(f"[peers] {workload}: {len(paths)} paths, {sum(map(len, paths))} tokens", file=sys.stderr)
+        rss = resident_mb()
         ours = Ours(kind, source, vocab)
         rows = []
         row, reference = replay(ours, paths, vocab, logits, None)
+        row.rss_mb = resident_mb() - rss
         sample_walks(ours, row, vocab, check.judge, args.walks, args.max_steps, seed=1)
         rows.append(row)
         for peer in args.peer or list(PEERS):
+            rss = resident_mb()
             try:
                 engine = PEERS[peer](kind, source, vocab, cache)
             except ImportError:
@@ -496,6 +527,7 @@ def run(args: argparse.Namespace) -> int:
                 rows.append(Row(engine.name, note=engine.note))
                 continue
             row, _ = replay(engine, paths, vocab, logits, reference)
+            row.rss_mb = resident_mb() - rss
             if not row.note:
                 sample_walks(engine, row, vocab, check.judge, args.walks, args.max_steps, seed=1)
             rows.append(row)
@@ -504,11 +536,13 @@ def run(args: argparse.Namespace) -> int:
         results[workload] = rows
     print(f"Vocabulary of {vocab.size} tokens. Every engine fills a packed bitmask over the vocabulary at every token"
           " of the same paths (mask); the same apply_bitmask then masks the same logits (mask + apply). µs.\n")
-    keys = ("compile_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "mask_apply_p50_us", "mask_apply_p99_us",
+    keys = ("compile_ms", "first_mask_ms", "memory_mb",
+            "mask_p50_us", "mask_p99_us", "mask_max_us", "mask_apply_p50_us", "mask_apply_p99_us",
             "mask_apply_max_us", "same_mask", "valid", "unfinished")
-    print("| workload | engine | compile ms | mask p50 | mask p99 | mask max | mask+apply p50 | mask+apply p99 |"
+    print("| workload | engine | compile ms | first mask ms | memory MB |"
+          " mask p50 | mask p99 | mask max | mask+apply p50 | mask+apply p99 |"
           " mask+apply max | same mask as ours | valid / finished walks | unfinished | note |")
-    print("| --- | --- |" + " ---: |" * 10 + " --- |")
+    print("| --- | --- |" + " ---: |" * 12 + " --- |")
     for workload, rows in results.items():
         for r in rows:
             f = r.figures()

@@ -116,3 +116,23 @@ def test_the_tutors_default_path_persists_in_its_cache_folder(tmp_path: Path, mo
     again = token_trie(vocab, persist=True)
     assert len(_trie_files(tmp_path / "default")) == 1
     assert again is token_trie(vocab)
+
+
+def test_pieces_that_differ_by_trailing_nul_bytes_each_end_at_their_own_node() -> None:
+    # numpy's fixed-width sort pads with NUL: these tie there, and the build falls back to Python's byte order
+    from tutor.engine.trie import build_piece_trie
+
+    pieces = [b"a\x00", b"b", b"a", b"a", b"\x00", b"ab\x00\x00", b"ab", b"", b"ab\x00"]
+    trie = build_piece_trie(pieces, excluded=[1])
+    for token, piece in enumerate(pieces):
+        if token == 1 or not piece:  # excluded, or empty: in no node
+            continue
+        node = 0
+        for byte in piece:
+            child = trie.first_child[node]
+            while child >= 0 and trie.label[child] != byte:
+                child = trie.next_sibling[child]
+            assert child >= 0, piece
+            node = child
+        expected = sorted(i for i, p in enumerate(pieces) if p == piece and i != 1)
+        assert sorted(trie.tokens_at[node]) == expected, piece

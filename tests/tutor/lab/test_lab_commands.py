@@ -96,8 +96,10 @@ def test_peers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     data = last_json(out)["parens"]
     ours = data["grammar-tutor"]
-    assert set(ours) == {"compile_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "mask_apply_p50_us",
-                         "mask_apply_p99_us", "mask_apply_max_us", "same_mask", "valid", "unfinished", "note"}
+    assert set(ours) == {"compile_ms", "first_mask_ms", "memory_mb", "mask_p50_us", "mask_p99_us", "mask_max_us",
+                         "mask_apply_p50_us", "mask_apply_p99_us", "mask_apply_max_us", "same_mask", "valid",
+                         "unfinished", "note"}
+    assert ours["first_mask_ms"] > ours["compile_ms"] and isinstance(ours["memory_mb"], float)
     assert ours["mask_p50_us"] > 0 and ours["mask_p99_us"] >= ours["mask_p50_us"] and ours["compile_ms"] > 0
     assert ours["mask_max_us"] >= ours["mask_p99_us"] and ours["mask_apply_p50_us"] > ours["mask_p50_us"]
     walks = int(ours["valid"].split("/")[1]) + ours["unfinished"]
@@ -108,6 +110,17 @@ def test_peers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert llg["mask_p50_us"] is None or llg["mask_p50_us"] > 0
     assert llg["same_mask"] is None or llg["same_mask"].split("/")[0] == llg["same_mask"].split("/")[1]
     assert "| parens | grammar-tutor |" in out
+
+
+def test_peers_eager_build_gives_the_lazy_masks(capsys: pytest.CaptureFixture[str]) -> None:
+    # the same compiler building every state up front: its mask equals the lazy one at every step
+    assert main(["lab", "peers", "--workload", "phone", "--peer", "grammar-tutor-eager", "--walks", "2",
+                 "--json"]) == 0
+    data = last_json(capsys.readouterr().out)["phone"]
+    eager = data["grammar-tutor eager"]
+    done, compared = eager["same_mask"].split("/")
+    assert done == compared and int(compared) > 10
+    assert eager["valid"].split("/")[0] == eager["valid"].split("/")[1]
 
 
 def test_token_paths_spell_their_text(default_model_path) -> None:
