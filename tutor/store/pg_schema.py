@@ -122,6 +122,10 @@ _V8 = f"""
 CREATE INDEX idx_corrections_model_total_ms ON {schema.CORRECTIONS} (model_name, total_ms) WHERE {schema.TIMED_SQL};
 """
 
+_V9 = f"""
+ALTER TABLE {schema.CORRECTIONS} ADD COLUMN noted bigint NOT NULL DEFAULT 0;
+"""
+
 
 def _sql(text: str) -> Callable[[Any], None]:
     def run(conn: Any) -> None:
@@ -131,7 +135,7 @@ def _sql(text: str) -> Callable[[Any], None]:
 
 
 MIGRATIONS: tuple[Callable[[Any], None], ...] = (
-    _sql(_V1), _sql(_V2), _sql(_V3), _sql(_V4), _v5_lock, _sql(_V6), _sql(_V7), _sql(_V8),
+    _sql(_V1), _sql(_V2), _sql(_V3), _sql(_V4), _v5_lock, _sql(_V6), _sql(_V7), _sql(_V8), _sql(_V9),
 )
 LATEST = len(MIGRATIONS)
 assert LATEST == schema.LATEST, "a migration was added to schema.MIGRATIONS but not to pg_schema.MIGRATIONS"
