@@ -1621,6 +1621,18 @@
         <source>The text has changed since the last check. Press Ctrl+Enter to check it again.</source>
         <translation>El texto ha cambiado desde la última revisión. Pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
     </message>
+    <message>
+        <source>Saved in {0}&apos;s history: {1} findings.</source>
+        <translation>Guardado en el historial de {0}: {1} hallazgos.</translation>
+    </message>
+    <message>
+        <source>Saved in {0}&apos;s history: 1 finding.</source>
+        <translation>Guardado en el historial de {0}: 1 hallazgo.</translation>
+    </message>
+    <message>
+        <source>Checked for {0}: nothing to keep in the history.</source>
+        <translation>Revisado para {0}: nada que guardar en el historial.</translation>
+    </message>
 </context>
 <context>
     <name>ClassProgressView</name>
