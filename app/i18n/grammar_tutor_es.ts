@@ -886,6 +886,14 @@
         <source>no answer to choose</source>
         <translation>ninguna respuesta que elegir</translation>
     </message>
+    <message>
+        <source>decided by the sentence itself · {0:.0f} ms</source>
+        <translation>decidido por la propia frase · {0:.0f} ms</translation>
+    </message>
+    <message>
+        <source>checked with the model · {0:.0f} ms</source>
+        <translation>revisado con el modelo · {0:.0f} ms</translation>
+    </message>
 </context>
 <context>
     <name>MessageBar</name>

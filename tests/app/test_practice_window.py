@@ -46,13 +46,15 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
     assert '"verb"' in window.practice.streamed  # the model's output streamed in while it decoded
     assert window.practice.stream.isHidden() and window.practice.busy.isHidden()
     assert window.mask_label.text() == window.status_line(result)
+    assert window.mask_label.text().startswith("checked with the model · ")  # words a learner can use
+    assert "token" not in window.mask_label.text() and "forced" not in window.mask_label.text()
+    details = window.mask_label.toolTip()  # the decoding details stay one hover away
     if result.timings.tokens_sampled:
-        assert window.mask_label.text() == result.timings.status_line()
-        assert window.mask_label.text().startswith("mask ")
-    else:  # the judge chose, then the answer was forced byte by byte: the line says the model judged
+        assert details == result.timings.status_line() and details.startswith("mask ")
+    else:  # the judge chose, then the answer was forced byte by byte: the details say the model judged
         assert result.timings.model_judged  # 'goed' has candidates, so the model scored them
-        assert window.mask_label.text().startswith("judged by the model in ")
-    assert f"{result.timings.tokens_forced} " in window.mask_label.text() and "forced" in window.mask_label.text()
+        assert details.startswith("judged by the model in ")
+    assert f"{result.timings.tokens_forced} " in details and "forced" in details
 
     with Store.open(db_path) as store:
         rows = store.history("Ana")
