@@ -342,6 +342,11 @@ class MainWindow(QMainWindow):
         self.learner = name
         self.history.set_source(self.store, name or None)
         self._update_title()
+        if name:  # the "choose a learner" hints are answered
+            for view in (self.practice, self.text_view):
+                if view.hint_kind == "no_learner":
+                    view.hint.hide()
+                    view.hint_kind = ""
 
     # -- the model -------------------------------------------------------------------------------
 
@@ -441,7 +446,8 @@ class MainWindow(QMainWindow):
                 level="warning",
             )
         elif not self.learner and self.store is not None:
-            self.practice.show_hint(self.tr("Choose or create a learner to keep a history of your corrections."))
+            self.practice.show_hint(self.tr("Choose or create a learner to keep a history of your corrections."),
+                                    "no_learner")
         if self.review_index >= 0 and result.is_correct and not result.out_of_scope:
             self.practice.review_label.setText(self.tr("Fixed! Press Next mistake to go on."))
         self.correction_done.emit(result)

@@ -212,3 +212,12 @@ def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_windo
     assert sum(values[0] for _, values in board.latency_chart.rows) == 2
     slowest = max(r.timings.total_ms for r in results)
     assert f"p99 {slowest:.0f} ms" in text  # the nearest-rank p99 of two is the slower one
+
+
+def test_the_choose_a_learner_hint_goes_once_a_learner_is_created(qtbot, make_window, engine, reads_done):
+    window = make_window(tutor=engine)
+    correct_by_keyboard(qtbot, window, "She have a cat.")
+    assert window.practice.hint_kind == "no_learner" and not window.practice.hint.isHidden()
+    window.learner_bar.create("Ana")
+    reads_done()
+    assert window.practice.hint.isHidden() and window.practice.hint_kind == ""
