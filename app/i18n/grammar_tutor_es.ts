@@ -1274,6 +1274,14 @@
         <source>Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}</source>
         <translation>Verificado: {0} · sha256 {1}… · funciona en este ordenador · licencia: {2}</translation>
     </message>
+    <message>
+        <source> — not installed</source>
+        <translation> — no instalado</translation>
+    </message>
+    <message>
+        <source>To install it: {0}</source>
+        <translation>Para instalarlo: {0}</translation>
+    </message>
 </context>
 <context>
     <name>FindingCard</name>
