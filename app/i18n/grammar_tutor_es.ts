@@ -1818,6 +1818,10 @@
         <source>Not quite.</source>
         <translation>No exactamente.</translation>
     </message>
+    <message>
+        <source>the verb form that fills the gap</source>
+        <translation>la forma verbal que completa el hueco</translation>
+    </message>
 </context>
 <context>
     <name>ProgressView</name>
