@@ -259,6 +259,7 @@ class MainWindow(QMainWindow):
         self.mask_label.setAccessibleName(self.tr("Masking latency of the last correction"))
         if self.shown_result is not None:
             self.mask_label.setText(self.status_line(self.shown_result))
+            self.mask_label.setToolTip(self.status_details(self.shown_result))
         self._update_title()
         self._update_model_label()
 
@@ -341,6 +342,11 @@ class MainWindow(QMainWindow):
         self.learner = name
         self.history.set_source(self.store, name or None)
         self._update_title()
+        if name:  # the "choose a learner" hints are answered
+            for view in (self.practice, self.text_view):
+                if view.hint_kind == "no_learner":
+                    view.hint.hide()
+                    view.hint_kind = ""
 
     # -- the model -------------------------------------------------------------------------------
 
@@ -432,6 +438,7 @@ class MainWindow(QMainWindow):
         self.practice.card.show_result(result, sure=self.tutor is None or Tutoring(self.tutor).is_sure(result))
         self.shown_result = result
         self.mask_label.setText(self.status_line(result))
+        self.mask_label.setToolTip(self.status_details(result))
         if saved_error is not None:
             self.messages.show_message(
                 self.tr("The correction is shown but was not saved: {0}").format(describe(saved_error)),
@@ -439,17 +446,27 @@ class MainWindow(QMainWindow):
                 level="warning",
             )
         elif not self.learner and self.store is not None:
-            self.practice.show_hint(self.tr("Choose or create a learner to keep a history of your corrections."))
+            self.practice.show_hint(self.tr("Choose or create a learner to keep a history of your corrections."),
+                                    "no_learner")
         if self.review_index >= 0 and result.is_correct and not result.out_of_scope:
             self.practice.review_label.setText(self.tr("Fixed! Press Next mistake to go on."))
         self.correction_done.emit(result)
 
     def status_line(self, result: CorrectionResult) -> str:
-        """Return the masking status line, or what happened when the model was not needed."""
+        """Return what the last correction took, in words a learner can use (status_details has the tokens)."""
         timings = result.timings
         if timings.tokens_sampled + timings.tokens_forced == 0:
             return self.tr("answered without the model: {0} · {1:.0f} ms").format(self._why_no_model(result),
                                                                                  timings.total_ms)
+        if timings.tokens_sampled == 0 and not timings.model_judged:
+            return self.tr("decided by the sentence itself · {0:.0f} ms").format(timings.total_ms)
+        return self.tr("checked with the model · {0:.0f} ms").format(timings.total_ms)
+
+    def status_details(self, result: CorrectionResult) -> str:
+        """Return the decoding details of the last correction (the status line's tooltip; the Latency tab)."""
+        timings = result.timings
+        if timings.tokens_sampled + timings.tokens_forced == 0:
+            return ""
         if timings.tokens_sampled == 0 and timings.model_judged:
             return self.tr("judged by the model in {0:.0f} ms · answer forced: {1} tokens · {2:.0f} ms").format(
                 timings.prompt_ms, timings.tokens_forced, timings.total_ms)

@@ -81,6 +81,34 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("GRAMMAR_TUTOR_CACHE") or user_cache_dir("grammar-tutor"))
 
 
+def installed(entry: ModelEntry) -> bool:
+    """Return True when an entry's files are on this computer (its packages installed, or already assembled in
+    the cache), without assembling or hashing anything: what a model chooser can say before loading."""
+    src = entry.source
+    if src["kind"] == "package_file":
+        pkg = _package_dir(src["package"])
+        return pkg is not None and (pkg / src["file"]).is_file()
+    if src["kind"] == "chunks":
+        if (_cache_dir() / "models" / src["file"]).is_file():
+            return True
+        return all((pkg := _package_dir(package)) is not None and (pkg / rel).is_file()
+                   for package, rel in src["parts"])
+    if src["kind"] == "requantized":
+        base = catalogue().get(src["from"])
+        return (_cache_dir() / "models" / src["file"]).is_file() or (base is not None and installed(base))
+    return False
+
+
+def install_line(entry: ModelEntry) -> str:
+    """Return the one `pip install` line that brings an entry's files ("" when it is made from another entry)."""
+    src = entry.source
+    if src["kind"] == "requantized":
+        base = catalogue().get(src["from"])
+        return install_line(base) if base is not None else ""
+    pip = src.get("pip") or src.get("package") or " ".join(dict.fromkeys(p for p, _ in src.get("parts", ())))
+    return f"pip install {pip}" if pip else ""
+
+
 def locate(entry: ModelEntry) -> Path:
     """Return the GGUF path of a catalogue entry, assembling chunks into the cache if needed."""
     src = entry.source

@@ -886,6 +886,14 @@
         <source>no answer to choose</source>
         <translation>ninguna respuesta que elegir</translation>
     </message>
+    <message>
+        <source>decided by the sentence itself · {0:.0f} ms</source>
+        <translation>decidido por la propia frase · {0:.0f} ms</translation>
+    </message>
+    <message>
+        <source>checked with the model · {0:.0f} ms</source>
+        <translation>revisado con el modelo · {0:.0f} ms</translation>
+    </message>
 </context>
 <context>
     <name>MessageBar</name>
@@ -1266,6 +1274,14 @@
         <source>Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}</source>
         <translation>Verificado: {0} · sha256 {1}… · funciona en este ordenador · licencia: {2}</translation>
     </message>
+    <message>
+        <source> — not installed</source>
+        <translation> — no instalado</translation>
+    </message>
+    <message>
+        <source>To install it: {0}</source>
+        <translation>Para instalarlo: {0}</translation>
+    </message>
 </context>
 <context>
     <name>FindingCard</name>
@@ -1621,6 +1637,18 @@
         <source>The text has changed since the last check. Press Ctrl+Enter to check it again.</source>
         <translation>El texto ha cambiado desde la última revisión. Pulsa Ctrl+Intro para revisarlo de nuevo.</translation>
     </message>
+    <message>
+        <source>Saved in {0}&apos;s history: {1} findings.</source>
+        <translation>Guardado en el historial de {0}: {1} hallazgos.</translation>
+    </message>
+    <message>
+        <source>Saved in {0}&apos;s history: 1 finding.</source>
+        <translation>Guardado en el historial de {0}: 1 hallazgo.</translation>
+    </message>
+    <message>
+        <source>Checked for {0}: nothing to keep in the history.</source>
+        <translation>Revisado para {0}: nada que guardar en el historial.</translation>
+    </message>
 </context>
 <context>
     <name>ClassProgressView</name>
@@ -1789,6 +1817,10 @@
     <message>
         <source>Not quite.</source>
         <translation>No exactamente.</translation>
+    </message>
+    <message>
+        <source>the verb form that fills the gap</source>
+        <translation>la forma verbal que completa el hueco</translation>
     </message>
 </context>
 <context>

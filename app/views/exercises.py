@@ -258,7 +258,7 @@ class ExercisesView(QWidget):
         self.answer.setAccessibleName(self.tr("Answer"))
         self.answer.setAccessibleDescription(self.tr(
             "Type the verb form that fills the gap and press Enter. Press Enter again, or F8, for the next card."))
-        self.answer.setPlaceholderText(self.tr("the verb form, e.g. went"))
+        self.answer.setPlaceholderText(self.tr("the verb form that fills the gap"))
         self.check_button.setText(self.tr("Chec&k"))
         self.check_button.setToolTip(self.tr("Check the answer (Enter)"))
         self.next_button.setText(self.tr("Next car&d"))

@@ -23,7 +23,7 @@ from app.errors import describe
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
 from app.worker import run_job
-from tutor.catalogue import catalogue, default_model_name, resolve
+from tutor.catalogue import catalogue, default_model_name, install_line, installed, resolve
 
 
 class SettingsDialog(QDialog):
@@ -40,7 +40,13 @@ class SettingsDialog(QDialog):
         default = default_model_name()
         for entry in catalogue().values():
             title = entry.title + (self.tr(" (default)") if entry.name == default else "")
+            here = installed(entry)
+            if not here:  # listed so it can be chosen after installing it; said so, with the one line to run
+                title += self.tr(" — not installed")
             self.model.addItem(title, entry.name)
+            if not here:
+                self.model.setItemData(self.model.count() - 1, self.tr("To install it: {0}").format(
+                    install_line(entry)), Qt.ItemDataRole.ToolTipRole)
         chosen = settings.model or default
         if self.model.findData(chosen) < 0:
             self.model.addItem(chosen, chosen)

@@ -116,6 +116,7 @@ class TextCheckView(QWidget):
         self.generation = 0  # counts the learner's edits: an answer for an older one is never shown
         self.checker: IncrementalChecker | None = None
         self.queued: str = ""  # "auto" or "save": a check asked for while one was running
+        self.saved_for: tuple[str, int] = ("", 0)  # the learner and the rows the last Ctrl+Enter kept
         self.auto_check = QTimer(self)
         self.auto_check.setSingleShot(True)
         self.auto_check.setInterval(AUTO_CHECK_MS)
@@ -305,6 +306,8 @@ class TextCheckView(QWidget):
         self.notes_view.setAccessibleName(self.tr("Notes"))
         self.progress.setAccessibleName(self.tr("Checking progress"))
         self.verdict.setAccessibleName(self.tr("Verdict"))
+        if self.hint_kind == "saved":
+            self.show_hint(self._saved_text(), "saved")
         self.apply_action.setText(self.tr("Apply"))
         self.apply_all_action.setText(self.tr("Apply all"))
         self.copy_action.setText(self.tr("Copy corrected text"))
@@ -425,10 +428,22 @@ class TextCheckView(QWidget):
             if saved and not self.context.learner() and self.context.store() is not None and result.findings:
                 self.show_hint(self.tr("Choose or create a learner to keep these findings in your history."),
                                "no_learner")
+            elif saved and done.saved:  # Ctrl+Enter kept it: say so, where, and how much
+                self.saved_for = (self.context.learner(), len(done.row_ids))
+                self.show_hint(self._saved_text(), "saved")
             if queued == "save":
                 self.submit()  # Ctrl+Enter during a check while typing: record the findings now
         self._update_buttons()
         self.check_done.emit(result)
+
+    def _saved_text(self) -> str:
+        """Return the confirmation that Ctrl+Enter kept the findings (for whom, how many), in the UI language."""
+        learner, n = self.saved_for
+        if n == 0:
+            return self.tr("Checked for {0}: nothing to keep in the history.").format(learner)
+        if n == 1:
+            return self.tr("Saved in {0}'s history: 1 finding.").format(learner)
+        return self.tr("Saved in {0}'s history: {1} findings.").format(learner, n)
 
     def _on_failed(self, exc: Exception, text: str) -> None:
         self.working = False
@@ -762,7 +777,7 @@ class TextCheckView(QWidget):
             self.hide_hint()
         if not counter_only and not self._editing:
             self._follow_edit(text)
-        if not counter_only and self.hint_kind == "copied":
+        if not counter_only and self.hint_kind in ("copied", "saved"):
             self.hide_hint()
         self._update_buttons()
 

@@ -205,3 +205,16 @@ def test_an_answer_with_the_class_server_away_says_it_will_be_sent_later(qtbot, 
     assert answer(qtbot, view, "went")["correct"]  # graded here, whatever the server
     qtbot.waitUntil(lambda: "cannot be reached" in window.statusBar().currentMessage(), timeout=30000)
     assert window.practice_pushed is None
+
+
+def test_the_answer_box_placeholder_never_gives_an_answer_away(qtbot, make_window, practice_db, reads_done):
+    import re
+    import sqlite3
+
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    assert view.current is not None
+    placeholder = set(re.findall(r"[\w']+", view.answer.placeholderText().lower()))
+    with sqlite3.connect(practice_db) as conn:  # every card's answer, read from the file itself
+        answers = {answer.lower() for (answer,) in conn.execute("SELECT answer FROM cards")}
+    assert answers and not placeholder & answers

@@ -46,13 +46,15 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
     assert '"verb"' in window.practice.streamed  # the model's output streamed in while it decoded
     assert window.practice.stream.isHidden() and window.practice.busy.isHidden()
     assert window.mask_label.text() == window.status_line(result)
+    assert window.mask_label.text().startswith("checked with the model · ")  # words a learner can use
+    assert "token" not in window.mask_label.text() and "forced" not in window.mask_label.text()
+    details = window.mask_label.toolTip()  # the decoding details stay one hover away
     if result.timings.tokens_sampled:
-        assert window.mask_label.text() == result.timings.status_line()
-        assert window.mask_label.text().startswith("mask ")
-    else:  # the judge chose, then the answer was forced byte by byte: the line says the model judged
+        assert details == result.timings.status_line() and details.startswith("mask ")
+    else:  # the judge chose, then the answer was forced byte by byte: the details say the model judged
         assert result.timings.model_judged  # 'goed' has candidates, so the model scored them
-        assert window.mask_label.text().startswith("judged by the model in ")
-    assert f"{result.timings.tokens_forced} " in window.mask_label.text() and "forced" in window.mask_label.text()
+        assert details.startswith("judged by the model in ")
+    assert f"{result.timings.tokens_forced} " in details and "forced" in details
 
     with Store.open(db_path) as store:
         rows = store.history("Ana")
@@ -210,3 +212,12 @@ def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_windo
     assert sum(values[0] for _, values in board.latency_chart.rows) == 2
     slowest = max(r.timings.total_ms for r in results)
     assert f"p99 {slowest:.0f} ms" in text  # the nearest-rank p99 of two is the slower one
+
+
+def test_the_choose_a_learner_hint_goes_once_a_learner_is_created(qtbot, make_window, engine, reads_done):
+    window = make_window(tutor=engine)
+    correct_by_keyboard(qtbot, window, "She have a cat.")
+    assert window.practice.hint_kind == "no_learner" and not window.practice.hint.isHidden()
+    window.learner_bar.create("Ana")
+    reads_done()
+    assert window.practice.hint.isHidden() and window.practice.hint_kind == ""

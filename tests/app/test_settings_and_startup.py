@@ -139,3 +139,25 @@ def test_a_model_whose_chat_template_is_broken_is_not_verified(qtbot, make_windo
     assert blocker.args == [False]
     text = dialog.model_status.text()
     assert "Verified" not in text and "could not be loaded" in text and "Traceback" not in text
+
+
+def test_the_model_list_says_which_models_are_not_installed(qtbot, make_window, tmp_path, monkeypatch):
+    import importlib.util
+
+    from PySide6.QtCore import Qt
+
+    from tutor.catalogue import catalogue, default_model_name
+
+    monkeypatch.setenv("GRAMMAR_TUTOR_CACHE", str(tmp_path / "cache"))  # nothing assembled before
+    window = make_window()
+    dialog = open_dialog(qtbot, window)
+    titles = {dialog.model.itemData(i): dialog.model.itemText(i) for i in range(dialog.model.count())}
+    assert "not installed" not in titles[default_model_name()]  # the tests run on it
+    for entry in catalogue().values():
+        packages = [entry.source["package"]] if "package" in entry.source else [
+            p for p, _ in entry.source.get("parts", ())]
+        if packages and any(importlib.util.find_spec(p) is None for p in packages):
+            i = dialog.model.findData(entry.name)
+            assert titles[entry.name].endswith(" — not installed")
+            tip = dialog.model.itemData(i, Qt.ItemDataRole.ToolTipRole)
+            assert tip.startswith("To install it: pip install ") and tip.count("pip install") == 1

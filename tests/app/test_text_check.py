@@ -63,6 +63,8 @@ def test_two_errors_are_underlined_at_their_offsets_and_saved(qtbot, make_window
     assert view.findings_model.data(view.findings_model.index(0)) == "have → has"
     assert view.verdict.text().startswith("Verbs I checked: 2 (have, goed). To fix: 2.")
     assert view.saved_rows == 2
+    assert view.hint_kind == "saved" and not view.hint.isHidden()  # Ctrl+Enter says it kept them, and where
+    assert view.hint.text() == "Saved in Ana's history: 2 findings."
     with Store.open(db_path) as store:
         rows = store.history("Ana")
     assert sorted((r["original"].strip(), r["correct_form"]) for r in rows) == [
