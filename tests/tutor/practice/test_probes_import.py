@@ -143,7 +143,7 @@ def test_two_answers_to_one_card_at_the_same_moment_both_count(three_mistakes, t
                 with Store.open(path) as store:
                     practice = Practice(store)
                     practice.card("Ana", card["id"])  # everything loaded before the barrier
-                    barrier.wait()
+                    barrier.wait(60)
                     practice.answer("Ana", card["id"], card["answer"], now=NOW)
             except BaseException as exc:  # handed to the test thread
                 errors.append(exc)
