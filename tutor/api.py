@@ -22,7 +22,6 @@ import numpy as np
 
 from tutor.a13.analysis import Analysis
 from tutor.a13.explain import explain_abstention, explain_candidate
-from tutor.a13.prompt import render
 from tutor.analyser import Analyser
 from tutor.answer import AnswerDecoder
 from tutor.catalogue import ModelFile, resolve
@@ -184,16 +183,15 @@ class Tutor:
         self.llm.close()
 
     def warm_up(self) -> None:
-        """Do once, at load, what the first request would otherwise pay for, then evaluate the fixed few-shot
-        prefix so later requests reuse its KV cache.
+        """Do once, at load, what the first request would otherwise pay for.
 
         One made-up sentence is judged: that loads the parser and runs the model's scoring path (its
         buffers, and the weights' pages) once. A 2,000-character check right after loading took 2.2 s
-        instead of 1.5 s without it (`grammar-tutor bench typing`).
+        instead of 1.5 s without it (`grammar-tutor bench typing`). The few-shot prompt is not evaluated
+        here: a judged answer is forced text, which the decoder never evaluates, and a sampled one
+        evaluates the prompt when it first needs logits (the judge's scoring replaces the KV cache anyway).
         """
         self.judged(WARM_UP_SENTENCE)
-        prefix, _ = render("", self.model.prompt_format, private=self.settings.private_fields)
-        self.llm.set_context(self.llm.tokenize(prefix.encode("utf-8"), bos=True, special=True))
 
     def with_settings(self, **changes: Any) -> Tutor:
         """Return a tutor sharing this model (and its stages) with some settings changed."""
