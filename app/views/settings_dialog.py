@@ -1,4 +1,5 @@
-"""The Settings dialog: model (catalogue or a verified GGUF file), temperature and UI language."""
+"""The Settings dialog: model (catalogue or a verified GGUF file), UI language, and under a fold closed by default
+(Advanced) the sampling temperature and the model file's sha256."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +65,10 @@ class SettingsDialog(QDialog):
         self.temperature.setValue(settings.temperature)
         self.temperature.setAccessibleName(self.tr("Temperature"))
         self.temperature.setToolTip(self.tr("0 always gives the most likely answer; higher values vary more"))
+        self.sha256 = QLabel(self)
+        self.sha256.setWordWrap(True)
+        self.sha256.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sha256.setAccessibleName(self.tr("Model file's sha256"))
         self.language = QComboBox(self)
         self.language.addItem("English", "en")
         self.language.addItem("Español", "es")
@@ -76,18 +82,33 @@ class SettingsDialog(QDialog):
         model_label = QLabel(self.tr("&Model:"), self)
         model_label.setBuddy(self.model)
         form.addRow(model_label, model_row)
-        temperature_label = QLabel(self.tr("&Temperature:"), self)
-        temperature_label.setBuddy(self.temperature)
-        form.addRow(temperature_label, self.temperature)
         language_label = QLabel(self.tr("&Language:"), self)
         language_label.setBuddy(self.language)
         form.addRow(language_label, self.language)
+        # a learner needs neither: they sit under a fold, closed until opened
+        self.advanced_button = QToolButton(self)
+        self.advanced_button.setText(self.tr("&Advanced"))
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced_button.setAutoRaise(True)
+        self.advanced = QWidget(self)
+        advanced_form = QFormLayout(self.advanced)
+        advanced_form.setContentsMargins(0, 0, 0, 0)
+        temperature_label = QLabel(self.tr("&Temperature:"), self.advanced)
+        temperature_label.setBuddy(self.temperature)
+        advanced_form.addRow(temperature_label, self.temperature)
+        advanced_form.addRow(QLabel(self.tr("sha256:"), self.advanced), self.sha256)
+        self.advanced.setVisible(False)
+        self.advanced_button.toggled.connect(self.show_advanced)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.model_status)  # outside the form: a QFormLayout cuts wrapped labels short
+        layout.addWidget(self.advanced_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.advanced)
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -95,6 +116,12 @@ class SettingsDialog(QDialog):
         self.model.currentIndexChanged.connect(self.verify)
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("0") * 60)
         self.verify()
+
+    def show_advanced(self, shown: bool) -> None:
+        """Open or close the Advanced fold."""
+        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.advanced.setVisible(shown)
+        self.adjustSize()
 
     def chosen_model(self) -> str:
         """Return the catalogue name or GGUF path chosen."""
@@ -133,6 +160,7 @@ class SettingsDialog(QDialog):
         self._ok_button().setEnabled(False)
         set_text_colour(self.model_status, "#4a4a4a")
         self.model_status.setText(self.tr("Checking the model file…"))
+        self.sha256.setText(self.tr("not verified"))
 
         def done(model: Any) -> None:
             if choice != self.chosen_model():
@@ -141,10 +169,9 @@ class SettingsDialog(QDialog):
             self._ok_button().setEnabled(True)
             set_text_colour(self.model_status, "#1b6e35")
             self.model_status.setText(
-                self.tr("Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}").format(
-                    model.name, model.sha256[:12], model.licence
-                )
+                self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, model.licence)
             )
+            self.sha256.setText(model.sha256)
             self.adjustSize()
             self.verified.emit(True)
 
