@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -66,7 +67,7 @@ class SettingsDialog(QDialog):
         self.temperature.setAccessibleName(self.tr("Temperature"))
         self.temperature.setToolTip(self.tr("0 always gives the most likely answer; higher values vary more"))
         self.sha256 = QLabel(self)
-        self.sha256.setWordWrap(True)
+        self.sha256.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.sha256.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.sha256.setAccessibleName(self.tr("Model file's sha256"))
         self.language = QComboBox(self)
@@ -171,7 +172,9 @@ class SettingsDialog(QDialog):
             self.model_status.setText(
                 self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, model.licence)
             )
-            self.sha256.setText(model.sha256)
+            half = len(model.sha256) // 2  # two lines: a dialog may not be wider than 2/3 of a small screen
+            self.sha256.setText(f"{model.sha256[:half]}\n{model.sha256[half:]}")
+            self.sha256.setToolTip(model.sha256)
             self.adjustSize()
             self.verified.emit(True)
 

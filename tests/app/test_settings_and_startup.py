@@ -175,7 +175,18 @@ def test_temperature_and_the_sha256_sit_under_an_advanced_fold_closed_by_default
     assert not dialog.advanced_button.isChecked()
     qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
     assert dialog.temperature.isVisible() and dialog.sha256.isVisible()
-    assert dialog.sha256.text() == model.sha256
+    assert "".join(dialog.sha256.text().split()) == model.sha256
     qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
     assert not dialog.temperature.isVisible()
+    dialog.reject()
+
+
+def test_the_whole_sha256_fits_when_the_fold_is_open(qtbot, make_window):
+    window = make_window()
+    dialog = open_dialog(qtbot, window)
+    qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.sha256.isVisible(), timeout=5000)
+    needed = max(dialog.sha256.fontMetrics().horizontalAdvance(line) for line in dialog.sha256.text().splitlines())
+    assert dialog.sha256.width() >= needed
+    assert dialog.sha256.mapTo(dialog, dialog.sha256.rect().topRight()).x() <= dialog.width()
     dialog.reject()
