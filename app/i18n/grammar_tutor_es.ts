@@ -1302,6 +1302,10 @@
         <source>not verified</source>
         <translation>sin verificar</translation>
     </message>
+    <message>
+        <source>&amp;Gentler schedule: a card answered right comes back after a day or more</source>
+        <translation>&amp;Horario más suave: una tarjeta acertada vuelve tras un día o más</translation>
+    </message>
 </context>
 <context>
     <name>FindingCard</name>

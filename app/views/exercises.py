@@ -177,6 +177,7 @@ class ExercisesView(QWidget):
         self.current: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.busy = False
+        self.daily = False  # the gentler schedule (Settings): a right answer comes back after a day or more
         self._reading = 0
         self.show_action = QAction(self)  # View → Exercises; the window gives it its shortcut and its place
         context.learner_changed.connect(self.set_learner)
@@ -342,7 +343,7 @@ class ExercisesView(QWidget):
 
     def check(self) -> None:
         """Grade the typed answer in the background (empty: say so, nothing is graded)."""
-        store, card, learner = self.store(), self.current, self.learner
+        store, card, learner, daily = self.store(), self.current, self.learner, self.daily
         if card is None or store is None or self.busy or self.result is not None:
             return
         given = self.answer.text().strip()
@@ -354,7 +355,7 @@ class ExercisesView(QWidget):
         def op(_: Report) -> dict[str, Any]:
             from tutor.practice import Practice
 
-            return Practice(store).answer(learner, card["id"], given)
+            return Practice(store, daily=daily).answer(learner, card["id"], given)
 
         def done(result: dict[str, Any]) -> None:
             self.busy = False

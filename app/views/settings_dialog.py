@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -66,6 +67,9 @@ class SettingsDialog(QDialog):
         self.temperature.setValue(settings.temperature)
         self.temperature.setAccessibleName(self.tr("Temperature"))
         self.temperature.setToolTip(self.tr("0 always gives the most likely answer; higher values vary more"))
+        self.daily = QCheckBox(self.tr("&Gentler schedule: a card answered right comes back after a day or more"),
+                               self)
+        self.daily.setChecked(settings.daily_schedule)
         self.sha256 = QLabel(self)
         self.sha256.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.sha256.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -86,6 +90,7 @@ class SettingsDialog(QDialog):
         language_label = QLabel(self.tr("&Language:"), self)
         language_label.setBuddy(self.language)
         form.addRow(language_label, self.language)
+        form.addRow(self.daily)
         # a learner needs neither: they sit under a fold, closed until opened
         self.advanced_button = QToolButton(self)
         self.advanced_button.setText(self.tr("&Advanced"))
@@ -131,6 +136,10 @@ class SettingsDialog(QDialog):
     def chosen_temperature(self) -> float:
         """Return the temperature chosen."""
         return float(self.temperature.value())
+
+    def chosen_daily(self) -> bool:
+        """Return True when the gentler, daily schedule is chosen."""
+        return self.daily.isChecked()
 
     def chosen_language(self) -> str:
         """Return 'en' or 'es'."""

@@ -252,3 +252,29 @@ def test_the_time_a_card_comes_back_reads_as_words(qtbot, make_window, language,
     assert view.comes_back(now - timedelta(minutes=1), now) != minutes
     next_year = view.comes_back(now + timedelta(days=40), now)
     assert "2027" in next_year and ("January" in next_year or "enero" in next_year)
+
+
+def test_the_gentler_schedule_chosen_in_settings_brings_a_right_answer_back_a_day_later(qtbot, make_window,
+                                                                                       practice_db, reads_done,
+                                                                                       settings):
+    from datetime import UTC, datetime, timedelta
+
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from tutor.practice.schedule import parse_stamp
+
+    window = make_window(db=practice_db)
+    window.open_settings()
+    dialog = window.settings_dialog
+    with qtbot.waitSignal(dialog.verified, timeout=30000):
+        pass
+    assert not dialog.daily.isChecked()  # the default is FSRS's own steps of minutes
+    qtbot.mouseClick(dialog.daily, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert settings.daily_schedule
+    view = open_exercises(qtbot, window, reads_done)
+    done = answer(qtbot, view, "went")
+    assert done["correct"] and parse_stamp(done["due"]) - datetime.now(UTC) > timedelta(hours=23)
+    assert "minutes" not in view.feedback.text() and "Back " in view.feedback.text()
+    QTest.keyClick(view.answer, Qt.Key.Key_Return)
+    assert done["id"] not in [c["id"] for c in view.due]
