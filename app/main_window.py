@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
         self.class_menus = ClassMenus(self.context, settings.q, self.teacher.is_unlocked, self)
         self.text_view = TextCheckView(self.context, self)  # whole texts, underlined in place
         self.exercises = ExercisesView(self.context, self)  # practise my mistakes, progress
+        self.exercises.daily = settings.daily_schedule
         self._place_pages()
         self.class_progress = class_progress.install(self.teacher.dashboard)  # the teacher's Practice tab
         self.practice.correct_requested.connect(self.correct)
@@ -565,6 +566,7 @@ class MainWindow(QMainWindow):
             self.tutor = self.tutor.with_settings(temperature=temperature)  # same model, no reload
         self.settings.model = model
         self.settings.temperature = temperature
+        self.settings.daily_schedule = self.exercises.daily = dialog.chosen_daily()
         if language != self.settings.language:
             self.settings.language = language
             if not install_language(language):

@@ -53,6 +53,15 @@ class AppSettings:
         self.q.setValue("ui/language", value if value in LANGUAGES else "en")
 
     @property
+    def daily_schedule(self) -> bool:
+        """Return True when exercises answered right come back after a day or more (no steps of minutes)."""
+        return str(self.q.value("practice/daily", "false")).lower() == "true"
+
+    @daily_schedule.setter
+    def daily_schedule(self, value: bool) -> None:
+        self.q.setValue("practice/daily", "true" if value else "false")
+
+    @property
     def learner(self) -> str:
         """Return the learner who practised last, or ''."""
         return self._str("ui/learner")

@@ -1282,6 +1282,30 @@
         <source>To install it: {0}</source>
         <translation>Para instalarlo: {0}</translation>
     </message>
+    <message>
+        <source>Model file's sha256</source>
+        <translation>sha256 del archivo del modelo</translation>
+    </message>
+    <message>
+        <source>&amp;Advanced</source>
+        <translation>&amp;Avanzado</translation>
+    </message>
+    <message>
+        <source>sha256:</source>
+        <translation>sha256:</translation>
+    </message>
+    <message>
+        <source>Verified: {0} · runs on this computer · licence: {1}</source>
+        <translation>Verificado: {0} · funciona en este ordenador · licencia: {1}</translation>
+    </message>
+    <message>
+        <source>not verified</source>
+        <translation>sin verificar</translation>
+    </message>
+    <message>
+        <source>&amp;Gentler schedule: a card answered right comes back after a day or more</source>
+        <translation>&amp;Horario más suave: una tarjeta acertada vuelve tras un día o más</translation>
+    </message>
 </context>
 <context>
     <name>FindingCard</name>
@@ -1821,6 +1845,38 @@
     <message>
         <source>the verb form that fills the gap</source>
         <translation>la forma verbal que completa el hueco</translation>
+    </message>
+    <message>
+        <source>Back now</source>
+        <translation>Vuelve ya</translation>
+    </message>
+    <message>
+        <source>Back in 1 minute</source>
+        <translation>Vuelve en 1 minuto</translation>
+    </message>
+    <message>
+        <source>Back in {0} minutes</source>
+        <translation>Vuelve en {0} minutos</translation>
+    </message>
+    <message>
+        <source>Back today at {0}</source>
+        <translation>Vuelve hoy a las {0}</translation>
+    </message>
+    <message>
+        <source>Back tomorrow</source>
+        <translation>Vuelve mañana</translation>
+    </message>
+    <message>
+        <source>d MMMM</source>
+        <translation>d 'de' MMMM</translation>
+    </message>
+    <message>
+        <source>d MMMM yyyy</source>
+        <translation>d 'de' MMMM 'de' yyyy</translation>
+    </message>
+    <message>
+        <source>Back on {0}</source>
+        <translation>Vuelve el {0}</translation>
     </message>
 </context>
 <context>

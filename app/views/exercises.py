@@ -6,10 +6,11 @@ write runs on app.worker's STORE lane. Enter checks the answer; Enter again, or 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, QLocale, Qt, QTime, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
@@ -30,6 +31,7 @@ from app.views.panel import Panel, set_text_colour
 from app.views.pixmap_charts import MASTERED, ChartLabel, bar_chart, cell_grid, line_chart
 from app.worker import STORE, Report, run_job
 from tutor.practice.cards import MISTAKE, OTHER_PERSON, WRITTEN
+from tutor.practice.schedule import parse_stamp
 
 if TYPE_CHECKING:
     from app.context import ViewContext
@@ -175,6 +177,7 @@ class ExercisesView(QWidget):
         self.current: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
         self.busy = False
+        self.daily = False  # the gentler schedule (Settings): a right answer comes back after a day or more
         self._reading = 0
         self.show_action = QAction(self)  # View → Exercises; the window gives it its shortcut and its place
         context.learner_changed.connect(self.set_learner)
@@ -340,7 +343,7 @@ class ExercisesView(QWidget):
 
     def check(self) -> None:
         """Grade the typed answer in the background (empty: say so, nothing is graded)."""
-        store, card, learner = self.store(), self.current, self.learner
+        store, card, learner, daily = self.store(), self.current, self.learner, self.daily
         if card is None or store is None or self.busy or self.result is not None:
             return
         given = self.answer.text().strip()
@@ -352,7 +355,7 @@ class ExercisesView(QWidget):
         def op(_: Report) -> dict[str, Any]:
             from tutor.practice import Practice
 
-            return Practice(store).answer(learner, card["id"], given)
+            return Practice(store, daily=daily).answer(learner, card["id"], given)
 
         def done(result: dict[str, Any]) -> None:
             self.busy = False
@@ -424,7 +427,8 @@ class ExercisesView(QWidget):
         first, second = ((result["explanation_es"], result["explanation_en"]) if ui_is_spanish()
                          else (result["explanation_en"], result["explanation_es"]))
         if result["correct"]:
-            verdict = f"<b style='color:{MASTERED.name()}'>{escape(self.tr('Right!'))}</b> {escape(result['answer'])}"
+            verdict = (f"<b style='color:{MASTERED.name()}'>{escape(self.tr('Right!'))}</b> {escape(result['answer'])}"
+                       f" · {escape(self.comes_back(parse_stamp(result['due']), datetime.now(UTC)))}")
         else:
             verdict = (f"<b style='color:#b3261e'>{escape(self.tr('Not quite.'))}</b> " + escape(self.tr(
                 "The answer is {0} (you wrote {1}). This card stays due and comes back.").format(
@@ -437,6 +441,26 @@ class ExercisesView(QWidget):
         self.check_button.setEnabled(False)
         self.next_button.setEnabled(True)
         self.answer.setFocus()
+
+    def comes_back(self, due: datetime, now: datetime) -> str:
+        """Return when a card due at `due` (aware) comes back, in words, seen from `now` in local time."""
+        minutes = round((due - now).total_seconds() / 60)
+        if minutes <= 0:
+            return self.tr("Back now")
+        if minutes == 1:
+            return self.tr("Back in 1 minute")
+        if minutes < 60:
+            return self.tr("Back in {0} minutes").format(minutes)
+        here, then = now.astimezone(), due.astimezone()
+        days = (then.date() - here.date()).days
+        if days == 0:
+            time = QLocale().toString(QTime(then.hour, then.minute), QLocale.FormatType.ShortFormat)
+            return self.tr("Back today at {0}").format(time)
+        if days == 1:
+            return self.tr("Back tomorrow")
+        date = QDate(then.year, then.month, then.day)
+        pattern = self.tr("d MMMM") if then.year == here.year else self.tr("d MMMM yyyy")
+        return self.tr("Back on {0}").format(QLocale().toString(date, pattern))
 
     def _on_failure(self, exc: Exception) -> None:
         self.failed.emit(describe(exc, self.tr("reading the practice cards")))

@@ -1,11 +1,14 @@
-"""The Settings dialog: model (catalogue or a verified GGUF file), temperature and UI language."""
+"""The Settings dialog: model (catalogue or a verified GGUF file), UI language, and under a fold closed by default
+(Advanced) the sampling temperature and the model file's sha256."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -15,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +67,13 @@ class SettingsDialog(QDialog):
         self.temperature.setValue(settings.temperature)
         self.temperature.setAccessibleName(self.tr("Temperature"))
         self.temperature.setToolTip(self.tr("0 always gives the most likely answer; higher values vary more"))
+        self.daily = QCheckBox(self.tr("&Gentler schedule: a card answered right comes back after a day or more"),
+                               self)
+        self.daily.setChecked(settings.daily_schedule)
+        self.sha256 = QLabel(self)
+        self.sha256.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.sha256.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sha256.setAccessibleName(self.tr("Model file's sha256"))
         self.language = QComboBox(self)
         self.language.addItem("English", "en")
         self.language.addItem("Español", "es")
@@ -76,18 +87,34 @@ class SettingsDialog(QDialog):
         model_label = QLabel(self.tr("&Model:"), self)
         model_label.setBuddy(self.model)
         form.addRow(model_label, model_row)
-        temperature_label = QLabel(self.tr("&Temperature:"), self)
-        temperature_label.setBuddy(self.temperature)
-        form.addRow(temperature_label, self.temperature)
         language_label = QLabel(self.tr("&Language:"), self)
         language_label.setBuddy(self.language)
         form.addRow(language_label, self.language)
+        form.addRow(self.daily)
+        # a learner needs neither: they sit under a fold, closed until opened
+        self.advanced_button = QToolButton(self)
+        self.advanced_button.setText(self.tr("&Advanced"))
+        self.advanced_button.setCheckable(True)
+        self.advanced_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced_button.setAutoRaise(True)
+        self.advanced = QWidget(self)
+        advanced_form = QFormLayout(self.advanced)
+        advanced_form.setContentsMargins(0, 0, 0, 0)
+        temperature_label = QLabel(self.tr("&Temperature:"), self.advanced)
+        temperature_label.setBuddy(self.temperature)
+        advanced_form.addRow(temperature_label, self.temperature)
+        advanced_form.addRow(QLabel(self.tr("sha256:"), self.advanced), self.sha256)
+        self.advanced.setVisible(False)
+        self.advanced_button.toggled.connect(self.show_advanced)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.model_status)  # outside the form: a QFormLayout cuts wrapped labels short
+        layout.addWidget(self.advanced_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.advanced)
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -96,6 +123,12 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("0") * 60)
         self.verify()
 
+    def show_advanced(self, shown: bool) -> None:
+        """Open or close the Advanced fold."""
+        self.advanced_button.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.advanced.setVisible(shown)
+        self.adjustSize()
+
     def chosen_model(self) -> str:
         """Return the catalogue name or GGUF path chosen."""
         return str(self.model.currentData())
@@ -103,6 +136,10 @@ class SettingsDialog(QDialog):
     def chosen_temperature(self) -> float:
         """Return the temperature chosen."""
         return float(self.temperature.value())
+
+    def chosen_daily(self) -> bool:
+        """Return True when the gentler, daily schedule is chosen."""
+        return self.daily.isChecked()
 
     def chosen_language(self) -> str:
         """Return 'en' or 'es'."""
@@ -133,6 +170,7 @@ class SettingsDialog(QDialog):
         self._ok_button().setEnabled(False)
         set_text_colour(self.model_status, "#4a4a4a")
         self.model_status.setText(self.tr("Checking the model file…"))
+        self.sha256.setText(self.tr("not verified"))
 
         def done(model: Any) -> None:
             if choice != self.chosen_model():
@@ -141,10 +179,11 @@ class SettingsDialog(QDialog):
             self._ok_button().setEnabled(True)
             set_text_colour(self.model_status, "#1b6e35")
             self.model_status.setText(
-                self.tr("Verified: {0} · sha256 {1}… · runs on this computer · licence: {2}").format(
-                    model.name, model.sha256[:12], model.licence
-                )
+                self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, model.licence)
             )
+            half = len(model.sha256) // 2  # two lines: a dialog may not be wider than 2/3 of a small screen
+            self.sha256.setText(f"{model.sha256[:half]}\n{model.sha256[half:]}")
+            self.sha256.setToolTip(model.sha256)
             self.adjustSize()
             self.verified.emit(True)
 

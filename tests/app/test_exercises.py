@@ -218,3 +218,63 @@ def test_the_answer_box_placeholder_never_gives_an_answer_away(qtbot, make_windo
     with sqlite3.connect(practice_db) as conn:  # every card's answer, read from the file itself
         answers = {answer.lower() for (answer,) in conn.execute("SELECT answer FROM cards")}
     assert answers and not placeholder & answers
+
+
+def test_a_right_answer_says_when_the_card_comes_back(qtbot, make_window, practice_db, reads_done):
+    from datetime import UTC, datetime
+
+    from tutor.practice.schedule import parse_stamp
+
+    window = make_window(db=practice_db)
+    view = open_exercises(qtbot, window, reads_done)
+    done = answer(qtbot, view, "went")
+    wait = parse_stamp(done["due"]) - datetime.now(UTC)
+    minutes = round(wait.total_seconds() / 60)
+    assert done["correct"] and 1 < minutes < 60  # a new card's next learning step is minutes away
+    assert f"Back in {minutes} minutes" in view.feedback.text()
+
+
+@pytest.mark.parametrize(("language", "tomorrow", "later", "minutes"), [
+    ("en", "Back tomorrow", "Back on 12 December", "Back in 10 minutes"),
+    ("es", "Vuelve mañana", "Vuelve el 12 de diciembre", "Vuelve en 10 minutos"),
+])
+def test_the_time_a_card_comes_back_reads_as_words(qtbot, make_window, language, tomorrow, later, minutes):
+    from datetime import datetime, timedelta
+
+    from app.translation import install_language
+
+    view = make_window().exercises
+    install_language(language)
+    now = datetime(2026, 12, 3, 12, 0).astimezone()  # local noon: "tomorrow" is the next local date
+    assert view.comes_back(now + timedelta(minutes=10), now) == minutes
+    assert view.comes_back(now + timedelta(days=1), now) == tomorrow
+    assert view.comes_back(now + timedelta(days=9), now) == later
+    assert view.comes_back(now - timedelta(minutes=1), now) != minutes
+    next_year = view.comes_back(now + timedelta(days=40), now)
+    assert "2027" in next_year and ("January" in next_year or "enero" in next_year)
+
+
+def test_the_gentler_schedule_chosen_in_settings_brings_a_right_answer_back_a_day_later(qtbot, make_window,
+                                                                                       practice_db, reads_done,
+                                                                                       settings):
+    from datetime import UTC, datetime, timedelta
+
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from tutor.practice.schedule import parse_stamp
+
+    window = make_window(db=practice_db)
+    window.open_settings()
+    dialog = window.settings_dialog
+    with qtbot.waitSignal(dialog.verified, timeout=30000):
+        pass
+    assert not dialog.daily.isChecked()  # the default is FSRS's own steps of minutes
+    qtbot.mouseClick(dialog.daily, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert settings.daily_schedule
+    view = open_exercises(qtbot, window, reads_done)
+    done = answer(qtbot, view, "went")
+    assert done["correct"] and parse_stamp(done["due"]) - datetime.now(UTC) > timedelta(hours=23)
+    assert "minutes" not in view.feedback.text() and "Back " in view.feedback.text()
+    QTest.keyClick(view.answer, Qt.Key.Key_Return)
+    assert done["id"] not in [c["id"] for c in view.due]

@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app.main_window import MainWindow
@@ -161,3 +161,32 @@ def test_the_model_list_says_which_models_are_not_installed(qtbot, make_window, 
             assert titles[entry.name].endswith(" — not installed")
             tip = dialog.model.itemData(i, Qt.ItemDataRole.ToolTipRole)
             assert tip.startswith("To install it: pip install ") and tip.count("pip install") == 1
+
+
+def test_temperature_and_the_sha256_sit_under_an_advanced_fold_closed_by_default(qtbot, make_window):
+    window = make_window()
+    window.show()
+    dialog = open_dialog(qtbot, window)
+    qtbot.waitUntil(dialog.isVisible, timeout=5000)
+    model = resolve()
+    assert "Verified" in dialog.model_status.text()
+    assert "sha256" not in dialog.model_status.text() and model.sha256[:12] not in dialog.model_status.text()
+    assert not dialog.temperature.isVisible() and not dialog.sha256.isVisible()
+    assert not dialog.advanced_button.isChecked()
+    qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
+    assert dialog.temperature.isVisible() and dialog.sha256.isVisible()
+    assert "".join(dialog.sha256.text().split()) == model.sha256
+    qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
+    assert not dialog.temperature.isVisible()
+    dialog.reject()
+
+
+def test_the_whole_sha256_fits_when_the_fold_is_open(qtbot, make_window):
+    window = make_window()
+    dialog = open_dialog(qtbot, window)
+    qtbot.mouseClick(dialog.advanced_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.sha256.isVisible(), timeout=5000)
+    needed = max(dialog.sha256.fontMetrics().horizontalAdvance(line) for line in dialog.sha256.text().splitlines())
+    assert dialog.sha256.width() >= needed
+    assert dialog.sha256.mapTo(dialog, dialog.sha256.rect().topRight()).x() <= dialog.width()
+    dialog.reject()

@@ -43,9 +43,11 @@ PUBLIC_KEYS: tuple[str, ...] = (
 class Practice:
     """The practice state of one Store: cards, their schedule and every answer, per learner."""
 
-    def __init__(self, store: Store) -> None:
-        """Use this store (it must stay open while the Practice is used)."""
+    def __init__(self, store: Store, *, daily: bool = False) -> None:
+        """Use this store (it must stay open while the Practice is used); `daily`: schedule answers on the
+        daily schedule (tutor.practice.schedule), no steps of minutes."""
         self.store = store
+        self.daily = daily
 
     # -- learners ----------------------------------------------------------------------------------
 
@@ -121,7 +123,7 @@ class Practice:
         for _ in range(SAVE_ATTEMPTS):  # two answers at one moment: each is scheduled on the other's result
             card = self.card(learner, card_id)
             correct = to_card(card).accepts(text)
-            memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now)
+            memory, rating = review(Memory(**{k: card[k] for k in MEMORY_COLUMNS}), correct, now, daily=self.daily)
             if rows.save_answer(self.store, card, {k: getattr(memory, k) for k in MEMORY_COLUMNS},
                                 {"id": str(uuid.uuid4()), "reviewed": utc_stamp(now), "given": text,
                                  "correct": correct, "rating": rating}):

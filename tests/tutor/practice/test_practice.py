@@ -52,6 +52,20 @@ def test_a_right_answer_leaves_the_due_list_and_a_wrong_one_stays(three_mistakes
     assert ids.index(wrong["id"]) > ids.index(due[2]["id"])  # it goes behind the cards already waiting
 
 
+def test_the_daily_schedule_brings_a_right_answer_back_after_a_day_and_a_wrong_one_stays_due(three_mistakes):
+    from tutor.practice.schedule import parse_stamp
+
+    standard, daily = Practice(three_mistakes), Practice(three_mistakes, daily=True)
+    first, second, third = daily.due("Ana", now=NOW)[:3]
+    step = parse_stamp(standard.answer("Ana", first["id"], "went", now=NOW)["due"]) - NOW
+    done = daily.answer("Ana", second["id"], second["answer"], now=NOW)
+    assert step < timedelta(hours=1) and parse_stamp(done["due"]) - NOW >= timedelta(days=1)
+    later = parse_stamp(daily.answer("Ana", first["id"], "went", now=NOW + step)["due"])  # leaves its steps
+    assert later - (NOW + step) >= timedelta(days=1)
+    missed = daily.answer("Ana", third["id"], "xx", now=NOW)
+    assert missed["still_due"]
+
+
 def test_curly_apostrophes_and_case_are_normalised(store):
     store.save_correction(mistake("She will goes home.", "will goes", "go", "simple future", "3rd singular",
                                   "will go"), learner="Bo")
