@@ -45,6 +45,11 @@ class Ablation:
         return self.tutor.settings
 
     @property
+    def judge(self) -> Any:
+        """Return the tutor's judge (Tutoring asks it whether a correction is sure)."""
+        return self.tutor.judge
+
+    @property
     def model(self) -> Any:
         """Return the tutor's model file."""
         return self.tutor.model
