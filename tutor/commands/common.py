@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tutor.api import Tutor
 
 _SWITCHES = ("facts", "priors", "private_fields", "spanish_choice", "jump_forward", "table", "pin_original")
 
@@ -42,12 +45,11 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def load_tutor(args: argparse.Namespace) -> Any:
-    """Return the Tutor the options ask for, wrapped in tutor.lab.ablations when they switch a plain path on."""
+def load_tutor(args: argparse.Namespace) -> Tutor:
+    """Return the plain Tutor the options ask for (the lab's plain paths are wrapped on by their own commands)."""
     from tutor.api import Tutor
-    from tutor.lab.ablations import ablated
 
-    return ablated(Tutor.load(args.model, **tutor_kwargs(args)))
+    return Tutor.load(args.model, **tutor_kwargs(args))
 
 
 def add_module_targets(parser: argparse.ArgumentParser, dest: str, targets: dict[str, str]) -> None:

@@ -141,6 +141,19 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False).translate(_LINE_BREAKS)
 
 
+def _tutor(args: argparse.Namespace) -> Any:
+    """Return the plain Tutor, or with --no-facts / --no-table the lab's plain path kept for comparison around it.
+
+    The lab is imported only when one of those two flags is given; every other switch is a plain Tutor setting.
+    """
+    tutor = load_tutor(args)
+    if tutor.settings.facts and tutor.settings.table:
+        return tutor
+    from tutor.lab.ablations import Ablation
+
+    return Ablation(tutor)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
     from tutor.api import check_sentence
@@ -152,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         check_sentence(args.sentence)  # a bad sentence fails before the model loads
     learner = learner_of(args)
     store, store_error = open_store(args, learner)
-    tutoring = Tutoring(load_tutor(args), store)
+    tutoring = Tutoring(_tutor(args), store)
     if not args.jsonl:
         done = tutoring.correct(args.sentence, learner=learner)  # saved before printing: printed means on disk
         failed = unsaved(done, "the correction was not saved", store_error)

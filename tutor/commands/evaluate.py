@@ -51,6 +51,7 @@ def _read(path: str) -> list[dict]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; return the exit code."""
+    from tutor.lab.ablations import ablated  # eval runs the plain paths kept for comparison (--no-facts, …)
     from tutor.scoring import extract, score
 
     items = _read(args.file)
@@ -60,12 +61,12 @@ def run(args: argparse.Namespace) -> int:
         if args.predictions:
             saved = {row["id"]: row for row in _read(args.predictions) if isinstance(row, dict) and "id" in row}
             return run_text_eval(items, args, saved=saved)
-        return run_text_eval(items, args, load_tutor(args))
+        return run_text_eval(items, args, ablated(load_tutor(args)))
     seconds: dict[str, float] = {}
     if args.predictions:
         preds = {line["id"]: extract(line) for line in _read(args.predictions)}
     else:
-        tutor = load_tutor(args)
+        tutor = ablated(load_tutor(args))
         preds = {}
         out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
         for it in items:

@@ -5,8 +5,9 @@
     grammar-tutor eval FILE --no-table --no-pin-original # … without `original` forced to the sentence
 
 `Ablation(tutor)` corrects as `Tutor.correct` does when every idea is on, and otherwise runs the path its
-settings ask for (see `tutor.api.Settings`); `check` is the tutor's own (a text is always judged). The
-commands wrap the tutor with `ablated()`, so the flags of `correct`, `check` and `eval` keep working.
+settings ask for (see `tutor.api.Settings`); `check` is the tutor's own (a text is always judged). Only the
+lab's side reaches this module: `eval` wraps its tutor with `ablated()`, and `correct` wraps its plain Tutor
+in an `Ablation` only when --no-facts or --no-table is given (`check` never needs it).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Ablation:
     def settings(self) -> Any:
         """Return the tutor's settings (the switches of every idea)."""
         return self.tutor.settings
+
+    @property
+    def judge(self) -> Any:
+        """Return the tutor's judge (Tutoring asks it whether a correction is sure)."""
+        return self.tutor.judge
 
     @property
     def model(self) -> Any:
