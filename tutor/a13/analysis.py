@@ -73,8 +73,8 @@ def analyse(sentence: str) -> Analysis:
     if as_form:
         as_forms = parse(sentence, aside + [(words[i].start, words[i].end, form) for i, form in as_form.items()], cues)
         for i in as_form:  # kept unless the written form's parse reads a subject the other parse lost
-            read = as_forms.frame(words[i].start)
-            if read.subject.number != "none" or frames[words[i].start].subject.number == "none":
+            read, written = as_forms.frame(words[i].start), frames[words[i].start]
+            if read is None or written is None or read.subject.number != "none" or written.subject.number == "none":
                 frames[words[i].start] = read
     past_levels, future_ctx = time_levels(words, lists)
     oos = out_of_scope_errors()
