@@ -12,7 +12,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-from PySide6.QtCore import QSettings, QThread, QThreadPool
+from PySide6.QtCore import QSettings, Qt, QThread, QThreadPool
 
 from app import worker
 from app.settings import AppSettings
@@ -241,3 +241,16 @@ def filled_db(db_path: Path) -> Path:
 def result_factory():
     """Return make_result, to build CorrectionResults in tests."""
     return make_result
+
+
+@pytest.fixture
+def correct_by_keyboard():
+    """Type a sentence into the Practice editor, press Ctrl+Enter, wait for the card; return the CorrectionResult."""
+    def correct(qtbot, window, sentence: str):
+        window.practice.editor.clear()
+        qtbot.keyClicks(window.practice.editor, sentence)
+        with qtbot.waitSignal(window.correction_done, timeout=60000) as blocker:
+            qtbot.keyClick(window.practice.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        return blocker.args[0]
+
+    return correct

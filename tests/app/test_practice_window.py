@@ -15,16 +15,8 @@ from tutor.tutoring import Recorded
 pytestmark = pytest.mark.model
 
 
-def correct_by_keyboard(qtbot, window, sentence: str):
-    """Type `sentence`, press Ctrl+Enter, wait for the card; return the CorrectionResult."""
-    window.practice.editor.clear()
-    qtbot.keyClicks(window.practice.editor, sentence)
-    with qtbot.waitSignal(window.correction_done, timeout=60000) as blocker:
-        qtbot.keyClick(window.practice.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    return blocker.args[0]
-
-
-def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, make_window, engine, db_path,
+def test_an_error_is_struck_through_with_chips_spanish_and_explanations(correct_by_keyboard,
+                                                                        qtbot, make_window, engine, db_path,
                                                                       reads_done):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
@@ -74,7 +66,7 @@ def test_an_error_is_struck_through_with_chips_spanish_and_explanations(qtbot, m
     assert not window.mask_label.isHidden() and window.mask_label.text() == window.status_line(result)
 
 
-def test_a_correct_sentence_gets_a_clear_correct(qtbot, make_window, engine):
+def test_a_correct_sentence_gets_a_clear_correct(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
     result = correct_by_keyboard(qtbot, window, "She has a cat.")
@@ -86,7 +78,7 @@ def test_a_correct_sentence_gets_a_clear_correct(qtbot, make_window, engine):
     assert card.verb_chip.text() == "have"
 
 
-def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, engine):
+def test_an_out_of_scope_sentence_lists_the_twenty_verbs(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "I forgetted my umbrella.")
     assert result.out_of_scope
@@ -98,7 +90,8 @@ def test_an_out_of_scope_sentence_lists_the_twenty_verbs(qtbot, make_window, eng
     assert "forget" in card.notes.text()  # the Text tab's note on the verb outside the 20
 
 
-def test_a_modal_before_a_past_form_gets_the_modal_explanation_never_correct(qtbot, make_window, engine):
+def test_a_modal_before_a_past_form_gets_the_modal_explanation_never_correct(correct_by_keyboard,
+                                                                             qtbot, make_window, engine):
     """Issue 20: *You should came to the party* once showed "Correct! *come* is the right form here"."""
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "You should came to the party")
@@ -112,7 +105,7 @@ def test_a_modal_before_a_past_form_gets_the_modal_explanation_never_correct(qtb
     assert "right form" not in card.plain_text()
 
 
-def test_a_plural_subject_gets_the_plural_message_not_the_verb_list(qtbot, make_window, engine):
+def test_a_plural_subject_gets_the_plural_message_not_the_verb_list(correct_by_keyboard, qtbot, make_window, engine):
     """Issue 20: *My brothers is students.* once said the verb to fix is not one of the 20 (*is* is one)."""
     from tutor.a13.analysis import analyse
     from tutor.a13.explain import explain_abstention
@@ -134,7 +127,8 @@ def test_a_plural_subject_gets_the_plural_message_not_the_verb_list(qtbot, make_
 
 @pytest.mark.parametrize("sentence", ["I am agree with you.", "He don't want to come.", "She have 25 years.",
                                       "People is very friendly here."])
-def test_a_known_learner_pattern_gets_the_text_tabs_neutral_note_never_correct(qtbot, make_window, engine, sentence):
+def test_a_known_learner_pattern_gets_the_text_tabs_neutral_note_never_correct(correct_by_keyboard,
+                                                                               qtbot, make_window, engine, sentence):
     """Outside §A13's labels: no praise and no fix, the same note the Text tab shows for the same sentence."""
     window = make_window(tutor=engine)
     correct_by_keyboard(qtbot, window, sentence)
@@ -149,7 +143,7 @@ def test_a_known_learner_pattern_gets_the_text_tabs_neutral_note_never_correct(q
     assert card.chips_box.isHidden() and "line-through" not in card.sentence.text()
 
 
-def test_a_note_elsewhere_in_the_sentence_does_not_hide_a_real_fix(qtbot, make_window, engine):
+def test_a_note_elsewhere_in_the_sentence_does_not_hide_a_real_fix(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "I am agree that he goed home.")
     card = window.practice.card
@@ -171,7 +165,8 @@ def test_the_correct_button_works_too_and_history_refreshes(qtbot, make_window, 
     assert window.history.model.row(0)["original"] == "She have a cat."
 
 
-def test_without_a_learner_the_card_shows_and_nothing_is_saved(qtbot, make_window, engine, db_path):
+def test_without_a_learner_the_card_shows_and_nothing_is_saved(correct_by_keyboard,
+                                                               qtbot, make_window, engine, db_path):
     window = make_window(tutor=engine)
     assert window.learner == ""
     correct_by_keyboard(qtbot, window, "She have a cat.")
@@ -197,7 +192,8 @@ def test_low_confidence_is_shown_as_not_sure_not_as_fact(make_window, engine, re
     assert card.kind == "error"
 
 
-def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_window, engine, reads_done):
+def test_the_latency_tab_shows_the_timings_of_real_corrections(correct_by_keyboard,
+                                                               qtbot, make_window, engine, reads_done):
     """The default pipeline forces its answer (no masked sampling): the tab shows the time per correction."""
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
@@ -214,7 +210,8 @@ def test_the_latency_tab_shows_the_timings_of_real_corrections(qtbot, make_windo
     assert f"p99 {slowest:.0f} ms" in text  # the nearest-rank p99 of two is the slower one
 
 
-def test_the_choose_a_learner_hint_goes_once_a_learner_is_created(qtbot, make_window, engine, reads_done):
+def test_the_choose_a_learner_hint_goes_once_a_learner_is_created(correct_by_keyboard,
+                                                                  qtbot, make_window, engine, reads_done):
     window = make_window(tutor=engine)
     correct_by_keyboard(qtbot, window, "She have a cat.")
     assert window.practice.hint_kind == "no_learner" and not window.practice.hint.isHidden()

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
 from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT
 
 pytestmark = pytest.mark.model
 
 
-def correct_by_keyboard(qtbot, window, sentence: str):
-    window.practice.editor.clear()
-    qtbot.keyClicks(window.practice.editor, sentence)
-    with qtbot.waitSignal(window.correction_done, timeout=60000) as blocker:
-        qtbot.keyClick(window.practice.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    return blocker.args[0]
-
-
-def test_a_plural_subject_is_not_reported_as_a_verb_outside_the_list(qtbot, make_window, engine):
+def test_a_plural_subject_is_not_reported_as_a_verb_outside_the_list(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "My friends and I goes to the park every day.")
     assert result.out_of_scope and result.out_of_scope_reason == PLURAL_SUBJECT
@@ -27,14 +18,14 @@ def test_a_plural_subject_is_not_reported_as_a_verb_outside_the_list(qtbot, make
     assert "not one of the 20" not in line and "no verb of the 20" not in line
 
 
-def test_a_verb_outside_the_list_says_so(qtbot, make_window, engine):
+def test_a_verb_outside_the_list_says_so(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "She sings a beautiful song.")
     assert result.out_of_scope and result.out_of_scope_reason == OUTSIDE_VERBS
     assert "no verb of the 20 to fix" in window.mask_label.text()
 
 
-def test_a_sentence_shown_as_a_note_says_so(qtbot, make_window, engine):
+def test_a_sentence_shown_as_a_note_says_so(correct_by_keyboard, qtbot, make_window, engine):
     window = make_window(tutor=engine)
     result = correct_by_keyboard(qtbot, window, "She doesn't likes tea.")
     assert result.noted and window.practice.card.kind == "note"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
 from tutor.cli import main
 from tutor.practice import Practice
@@ -14,21 +13,14 @@ pytestmark = pytest.mark.model
 NOT_SURE = "I am study English now."  # the bundled model's judge is below its threshold on this fix
 
 
-def correct_by_keyboard(qtbot, window, sentence: str):
-    window.practice.editor.clear()
-    qtbot.keyClicks(window.practice.editor, sentence)
-    with qtbot.waitSignal(window.correction_done, timeout=60000) as blocker:
-        qtbot.keyClick(window.practice.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    return blocker.args[0]
-
-
 def result_cell(window) -> str:
     model = window.history.model
     column = model.columns().index("result")
     return model.data(model.index(0, column))
 
 
-def test_a_not_sure_card_is_stored_listed_and_counted_as_not_sure(qtbot, make_window, engine, db_path, reads_done,
+def test_a_not_sure_card_is_stored_listed_and_counted_as_not_sure(correct_by_keyboard,
+                                                                  qtbot, make_window, engine, db_path, reads_done,
                                                                    capsys):
     window = make_window(tutor=engine)
     window.learner_bar.create("Ana")
@@ -50,7 +42,8 @@ def test_a_not_sure_card_is_stored_listed_and_counted_as_not_sure(qtbot, make_wi
 
 
 @pytest.mark.parametrize("sentence", ["He don't want to come.", "I am agree with you.", "She doesn't likes tea."])
-def test_a_sentence_shown_with_a_note_is_stored_and_listed_as_noted(qtbot, make_window, engine, db_path, reads_done,
+def test_a_sentence_shown_with_a_note_is_stored_and_listed_as_noted(correct_by_keyboard,
+                                                                    qtbot, make_window, engine, db_path, reads_done,
                                                                      capsys, sentence):
     """The card shows a note (an error §A13 does not label): History never calls the sentence correct."""
     window = make_window(tutor=engine)
