@@ -9,6 +9,7 @@ import pytest
 
 DATA = Path(__file__).resolve().parent / "data"
 ESSAY_SETS = sorted(DATA.glob("messy_essays_*.jsonl"))
+REAL_DENSITY_SETS = sorted(DATA.glob("real_density_*.jsonl"))
 VERBS = {"work", "play", "walk", "talk", "listen", "watch", "study", "finish", "start", "look", "want", "like",
          "be", "have", "do", "go", "come", "see", "eat", "write"}  # shared/A13.md, section 2
 TENSES = {"infinitive", "present simple", "past simple", "past participle", "simple future"}
@@ -19,7 +20,7 @@ def test_the_essay_sets_are_all_found():
     assert [p.name[-7:-6] for p in ESSAY_SETS] == ["a", "b", "c", "d", "e"]
 
 
-@pytest.mark.parametrize("path", ESSAY_SETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", ESSAY_SETS + REAL_DENSITY_SETS, ids=lambda p: p.name)
 def test_every_span_is_where_it_says_and_no_two_overlap(path):
     ids = set()
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -37,3 +38,22 @@ def test_every_span_is_where_it_says_and_no_two_overlap(path):
         for error in record["errors"]:
             assert error["verb"] in VERBS and error["tense"] in TENSES and error["person"] in PERSONS, error
             assert error["correct_form"] in error["correct_form_accepted"] and error["spanish_accepted"]
+
+
+def test_the_real_density_sets_are_found():
+    assert [p.name[-7:-6] for p in REAL_DENSITY_SETS] == ["f", "g", "h"]
+
+
+@pytest.mark.parametrize("path", REAL_DENSITY_SETS, ids=lambda p: p.name)
+def test_in_scope_errors_are_as_rare_as_in_exam_writing(path):
+    """Issue 28: at most 0.5 in-scope errors per 1,000 words, most texts without one, and every trap on a verb
+    the text keeps as written (a trap never sits on a labelled error)."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    words = sum(len(r["text"].split()) for r in records)
+    errors = sum(len(r["errors"]) for r in records)
+    assert errors / words * 1000 <= 0.5
+    assert sum(not r["errors"] for r in records) >= 0.85 * len(records)
+    for r in records:
+        labelled = {(e["start"], e["end"]) for e in r["errors"]}
+        assert all((t["start"], t["end"]) not in labelled for t in r["traps"]), r["id"]
+        assert all(r["text"][t["start"]:t["end"]] == t["written"] for t in r["traps"]), r["id"]

@@ -22,6 +22,7 @@ TRAIN = ["../shared/dev-set.jsonl", "tests/data/heldout.jsonl", "tests/data/held
          "tests/data/messy_essays_b.jsonl:odd", "tests/data/messy_essays_c.jsonl:odd",
          "tests/data/messy_essays_d.jsonl:odd", "tests/data/messy_essays_e.jsonl:odd",
          "tests/data/real_density_f.jsonl:odd", "tests/data/real_density_g.jsonl:odd",
+         "tests/data/real_density_h.jsonl:odd",
          "tests/data/traps_clean.jsonl:odd", "tests/data/one_error.jsonl:odd"]
 HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "tests/data/texts.jsonl:even",
             "tests/data/essays.jsonl:even", "tests/data/messy_sentences.jsonl:even",
@@ -29,6 +30,7 @@ HELD_OUT = ["tests/data/real_test.jsonl", "tests/data/precision.jsonl:even", "te
             "tests/data/messy_essays_b.jsonl:even", "tests/data/messy_essays_c.jsonl:even",
             "tests/data/messy_essays_d.jsonl:even", "tests/data/messy_essays_e.jsonl:even",
             "tests/data/real_density_f.jsonl:even", "tests/data/real_density_g.jsonl:even",
+            "tests/data/real_density_h.jsonl:even",
             "tests/data/traps_clean.jsonl:even", "tests/data/one_error.jsonl:even"]
 
 
