@@ -98,11 +98,11 @@ class Practice:
         key = card_id.strip().lower()
         if len(key) < MIN_ID_PREFIX:
             raise InputError(f"the card id {card_id!r} is too short; give at least {MIN_ID_PREFIX} characters of "
-                             f"it, as `grammar-tutor practice --learner NAME` lists them")
+                             f"it, as `grammar-tutor exercises --learner NAME` lists them")
         found = rows.cards_starting(self.store, lid, key)
         if not found:
             raise InputError(f"{name} has no practice card {card_id!r}; "
-                             "`grammar-tutor practice --learner NAME` lists the due ones")
+                             "`grammar-tutor exercises --learner NAME` lists the due ones")
         if len(found) > 1:
             raise InputError(f"more than one of {name}'s cards starts with {card_id!r}; give more of the id")
         return card_dict(found[0])
