@@ -1819,8 +1819,8 @@
         <translation>El mismo tiempo con otro verbo.</translation>
     </message>
     <message>
-        <source>not {0}</source>
-        <translation>no {0}</translation>
+        <source>you wrote {0}</source>
+        <translation>escribiste {0}</translation>
     </message>
     <message>
         <source>The answer is {0} (you wrote {1}). This card stays due and comes back.</source>

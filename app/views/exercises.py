@@ -410,7 +410,7 @@ class ExercisesView(QWidget):
                   OTHER_PERSON: self.tr("The same verb with another person.")}.get(
             card["origin"], self.tr("The same tense with another verb."))
         self.origin.setText(origin)
-        hint = card["hint"] if card["hint_kind"] != WRITTEN else self.tr("not {0}").format(card["hint"])
+        hint = card["hint"] if card["hint_kind"] != WRITTEN else self.tr("you wrote {0}").format(card["hint"])
         big = self.font().pointSizeF() * 1.35
         self.prompt.setText(
             f"<span style='font-size:{big:.1f}pt'>{escape(card['before'])}<b><u>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;"

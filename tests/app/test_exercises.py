@@ -103,7 +103,7 @@ def test_another_learner_sees_only_their_cards(qtbot, make_window, practice_db, 
     view = open_exercises(qtbot, window, reads_done)
     window.learner_bar.select("Ben")
     qtbot.waitUntil(lambda: view.current is not None and view.current["prompt"].startswith("I ___"), timeout=10000)
-    assert view.current["hint_kind"] == "written" and "(not goes)" in view.current["prompt"]
+    assert view.current["hint_kind"] == "written" and "(you wrote goes)" in view.current["prompt"]
     assert all("Yesterday he" not in c["prompt"] for c in view.due)
 
 

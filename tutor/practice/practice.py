@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import InputError, StoreError
-from tutor.practice.cards import Card, cards_for
+from tutor.practice.cards import Card, cards_for, sentence_fixes
 from tutor.practice.schedule import Memory, new_memory, review
 from tutor.store import practice_rows as rows
 from tutor.store.lock import unknown_learner
@@ -68,7 +68,9 @@ class Practice:
             return 0
         stamp = utc_stamp(now)
         memory = new_memory(now or datetime.now(UTC))
-        built = [(row["id"], [card_row(card, lid, stamp, memory) for card in cards_for(row, learner_uuid)])
+        fixes = sentence_fixes(mistakes)
+        built = [(row["id"], [card_row(card, lid, stamp, memory)
+                              for card in cards_for(row, learner_uuid, fixes.get(row["id"], ()))])
                  for row in mistakes]
         return rows.add_cards(self.store, lid, built, stamp)
 
