@@ -43,3 +43,12 @@ def error_type_label(name: str) -> str:
         "wrong_inflection": QCoreApplication.translate("ErrorTypes", "misspelled form"),
     }
     return labels.get(name, name)
+
+
+def week_label(monday: str) -> str:
+    """Return a chart's label for the week that starts on `monday` (an ISO date): its day and month in the UI
+    language ("30 Nov", "30 nov"), so a learner reads a date, not a bare "11-30" that looks like a day's."""
+    from PySide6.QtCore import QDate, QLocale
+
+    date = QDate.fromString(str(monday)[:10], "yyyy-MM-dd")
+    return QLocale().toString(date, "d MMM").rstrip(".") if date.isValid() else str(monday)

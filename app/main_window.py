@@ -1,4 +1,5 @@
-"""The main window: learner bar, Practice / History / Teacher tabs, messages, status line and menus."""
+"""The main window: learner bar, the Sentence / History / Teacher / Text / Exercises tabs, messages, status line
+and menus."""
 
 from __future__ import annotations
 
@@ -207,8 +208,8 @@ class MainWindow(QMainWindow):
         def pushed(totals: dict[str, int] | None) -> None:
             self.practice_pushed = totals
             if totals is None:
-                self.statusBar().showMessage(self.tr("The class server cannot be reached: your practice will be "
-                                                     "sent with your next answer."), 8000)
+                self.statusBar().showMessage(self.tr("The class server cannot be reached: your exercise answers "
+                                                     "will be sent with the next one."), 8000)
 
         worker.run_job(lambda _: remote.push_practice(learner), success=pushed,
                        failure=lambda exc: pushed(None), receiver=self, name="push-practice")
@@ -241,7 +242,7 @@ class MainWindow(QMainWindow):
         self.quit_action.setText(self.tr("&Quit"))
         for action, text in zip(
             self.tab_actions,
-            (self.tr("&Practice"), self.tr("&History"), self.tr("&Teacher review")),
+            (self.tr("Se&ntence"), self.tr("&History"), self.tr("&Teacher review")),
             strict=True,
         ):
             action.setText(text)
@@ -249,7 +250,7 @@ class MainWindow(QMainWindow):
         self.settings_action.setText(self.tr("&Settings…"))
         self.reload_action.setText(self.tr("&Reload the model"))
         self.about_action.setText(self.tr("&About grammar-tutor"))
-        self.tabs.setTabText(0, self.tr("&Practice"))
+        self.tabs.setTabText(0, self.tr("Se&ntence"))
         self.tabs.setTabText(1, self.tr("Histor&y"))
         self.tabs.setTabText(2, self.tr("T&eacher"))
         for page in (self.text_view, self.exercises):
@@ -288,7 +289,7 @@ class MainWindow(QMainWindow):
         self.practice.editor.setFocus()
 
     def _on_tab_changed(self, index: int) -> None:
-        # the status line speaks of the sentence on the Practice page: elsewhere it would describe another text
+        # the status line speaks of the sentence on the Sentence page: elsewhere it would describe another text
         self.mask_label.setVisible(self.tabs.widget(index) is self.practice)
         if self.tabs.widget(index) is self.history:
             self.history.apply_filters()
@@ -500,7 +501,7 @@ class MainWindow(QMainWindow):
     # -- review my mistakes ----------------------------------------------------------------------
 
     def start_review(self) -> None:
-        """Read the learner's past mistakes in the background, then re-ask them one by one in the Practice page."""
+        """Read the learner's past mistakes in the background, then re-ask them one by one in the Sentence page."""
         if self.store is None or not self.learner:
             return
         store, learner = self.store, self.learner

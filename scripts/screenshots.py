@@ -255,8 +255,8 @@ def shoot_practice(window, out: Path, install_language) -> None:
     window.teacher.lock_page.submit()
     wait_for(window.teacher.dashboard.stats_ready)
     window.teacher.dashboard.tabs.setCurrentWidget(window.class_progress)
-    save(window, out, "teacher-practice.png")
-    save(window.class_progress.scroll.widget(), out, "teacher-practice-full.png")
+    save(window, out, "teacher-exercises.png")
+    save(window.class_progress.scroll.widget(), out, "teacher-exercises-full.png")
     window.teacher.lock()
 
 

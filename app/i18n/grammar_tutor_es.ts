@@ -186,8 +186,8 @@
     </message>
     <message>
         <location filename="../views/teacher.py" line="425" />
-        <source>{0} corrections in the statistics; the history also lists {1} practice retries and findings I was not sure of</source>
-        <translation>{0} correcciones en las estadísticas; el historial muestra además {1} repasos de práctica y hallazgos de los que no estaba seguro</translation>
+        <source>{0} corrections in the statistics; the history also lists {1} retries of past mistakes and findings I was not sure of</source>
+        <translation>{0} correcciones en las estadísticas; el historial muestra además {1} reintentos de errores pasados y hallazgos de los que no estaba seguro</translation>
     </message>
     <message>
         <location filename="../views/teacher.py" line="490" />
@@ -656,8 +656,8 @@
     <message>
         <location filename="../main_window.py" line="160" />
         <location filename="../main_window.py" line="168" />
-        <source>&amp;Practice</source>
-        <translation>&amp;Práctica</translation>
+        <source>Se&amp;ntence</source>
+        <translation>&amp;Frase</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="160" />
@@ -803,8 +803,8 @@
     </message>
     <message>
         <location filename="../main_window.py" line="200" />
-        <source>The class server cannot be reached: your practice will be sent with your next answer.</source>
-        <translation>No se puede conectar con el servidor de la clase: tu práctica se enviará con tu próxima respuesta.</translation>
+        <source>The class server cannot be reached: your exercise answers will be sent with the next one.</source>
+        <translation>No se puede conectar con el servidor de la clase: tus respuestas a los ejercicios se enviarán con la próxima.</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="361" />
@@ -1677,12 +1677,12 @@
 <context>
     <name>ClassProgressView</name>
     <message>
-        <source>Practice</source>
-        <translation>Práctica</translation>
+        <source>Exercises</source>
+        <translation>Ejercicios</translation>
     </message>
     <message>
-        <source>reading the class's practice</source>
-        <translation>leyendo la práctica de la clase</translation>
+        <source>reading the class's exercises</source>
+        <translation>leyendo los ejercicios de la clase</translation>
     </message>
 </context>
 <context>
@@ -1819,8 +1819,8 @@
         <translation>El mismo tiempo con otro verbo.</translation>
     </message>
     <message>
-        <source>not {0}</source>
-        <translation>no {0}</translation>
+        <source>you wrote {0}</source>
+        <translation>escribiste {0}</translation>
     </message>
     <message>
         <source>The answer is {0} (you wrote {1}). This card stays due and comes back.</source>
@@ -1831,8 +1831,8 @@
         <translation>Pulsa Intro para la siguiente tarjeta.</translation>
     </message>
     <message>
-        <source>reading the practice cards</source>
-        <translation>leyendo las tarjetas de práctica</translation>
+        <source>reading the exercise cards</source>
+        <translation>leyendo las tarjetas de ejercicios</translation>
     </message>
     <message>
         <source>Right!</source>
@@ -1882,8 +1882,8 @@
 <context>
     <name>ProgressView</name>
     <message>
-        <source>{0} practice cards, {1} due now · {2} answers, {3} right · {4} cells mastered.</source>
-        <translation>{0} tarjetas de práctica, {1} pendientes ahora · {2} respuestas, {3} correctas · {4} casillas dominadas.</translation>
+        <source>{0} exercise cards, {1} due now · {2} answers, {3} right · {4} cells mastered.</source>
+        <translation>{0} tarjetas de ejercicios, {1} pendientes ahora · {2} respuestas, {3} correctas · {4} casillas dominadas.</translation>
     </message>
     <message>
         <source>Errors per 100 words, by week</source>
@@ -1918,8 +1918,8 @@
         <translation>Errores y respuestas equivocadas por verbo y tiempo</translation>
     </message>
     <message>
-        <source>Darker: more mistakes in writing and wrong answers in practice. ✓ mastered.</source>
-        <translation>Más oscuro: más errores al escribir y respuestas equivocadas en la práctica. ✓ dominado.</translation>
+        <source>Darker: more mistakes in writing and wrong answers in the exercises. ✓ mastered.</source>
+        <translation>Más oscuro: más errores al escribir y respuestas equivocadas en los ejercicios. ✓ dominado.</translation>
     </message>
     <message>
         <source>{0}, {1}: {2}</source>

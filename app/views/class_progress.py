@@ -1,4 +1,4 @@
-"""The teacher's Practice tab: the class's (or the selected learner's) progress by §A13 cell and error type,
+"""The teacher's Exercises tab: the class's (or the selected learner's) progress by §A13 cell and error type,
 and the cells the class keeps getting wrong; read on app.worker's STORE lane whenever the statistics are."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class ClassProgressView(ProgressView):
     def _name_tab(self) -> None:
         tabs = self.dashboard.tabs
         if tabs.indexOf(self) >= 0:
-            tabs.setTabText(tabs.indexOf(self), self.tr("Practice"))
+            tabs.setTabText(tabs.indexOf(self), self.tr("Exercises"))
 
     def load(self, *_: Any) -> None:
         """Read the progress of the selected learner (or the class) in the background, then draw it."""
@@ -47,13 +47,13 @@ class ClassProgressView(ProgressView):
             return progress(store, learner)
 
         def failed(exc: Exception) -> None:
-            self.dashboard.failed.emit(describe(exc, self.tr("reading the class's practice")))
+            self.dashboard.failed.emit(describe(exc, self.tr("reading the class's exercises")))
 
         run_job(op, success=self.show_progress, failure=failed, receiver=self, name="class practice", lane=STORE)
 
 
 def install(dashboard: Dashboard) -> ClassProgressView:
-    """Add the Practice tab to the teacher's dashboard; it reloads whenever the statistics do."""
+    """Add the Exercises tab to the teacher's dashboard; it reloads whenever the statistics do."""
     view = ClassProgressView(dashboard)
     dashboard.tabs.addTab(view, "")
     view._name_tab()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import describe
-from app.labels import error_type_label, person_label, tense_label
+from app.labels import error_type_label, person_label, tense_label, week_label
 from app.translation import ui_is_spanish
 from app.views.panel import Panel, set_text_colour
 from app.views.pixmap_charts import MASTERED, ChartLabel, bar_chart, cell_grid, line_chart
@@ -88,14 +88,15 @@ class ProgressView(QWidget):
         width, font, text = chart_width(self), self.font(), self.palette().windowText().color()
         practice = report["practice"]
         self.summary.setText(self.tr(
-            "{0} practice cards, {1} due now · {2} answers, {3} right · {4} cells mastered.").format(
+            "{0} exercise cards, {1} due now · {2} answers, {3} right · {4} cells mastered.").format(
             practice["cards"], practice["due"], practice["answers"], practice["right"], len(report["mastered"])))
-        points = [(str(w["week"])[5:], w["per_100_words"]) for w in report["weeks"]]
+        points = [(week_label(w["week"]), w["per_100_words"]) for w in report["weeks"]]
         title = self.tr("Errors per 100 words, by week")
         self.rate_chart.show_chart(
             line_chart(title, points, font=font, width=width, text=text, empty=self.tr("Nothing written yet.")),
-            title, "; ".join(self.tr("week of {0}: {1} errors in {2} words").format(w["week"], w["errors"], w["words"])
-                             for w in report["weeks"]) or self.tr("Nothing written yet."))
+            title, "; ".join(self.tr("week of {0}: {1} errors in {2} words").format(
+                week_label(w["week"]), w["errors"], w["words"]) for w in report["weeks"])
+            or self.tr("Nothing written yet."))
         rows = [(error_type_label(k), float(v)) for k, v in report["error_types"].items()]
         title = self.tr("Errors by type")
         self.type_chart.show_chart(
@@ -132,7 +133,7 @@ class ProgressView(QWidget):
         grid = cell_grid(title, rows, [tense_label(t) for t in scope.tenses],
                          {(remap[r], c): v for (r, c), v in values.items()},
                          {(remap[r], c) for r, c in mastered}, font=font, width=width, text=text,
-                         legend=self.tr("Darker: more mistakes in writing and wrong answers in practice. "
+                         legend=self.tr("Darker: more mistakes in writing and wrong answers in the exercises. "
                                         "✓ mastered."))
         summary = "; ".join(self.tr("{0}, {1}: {2}").format(scope.verbs[r], tense_label(scope.tenses[c]), int(v))
                             for (r, c), v in sorted(values.items()))
@@ -409,7 +410,7 @@ class ExercisesView(QWidget):
                   OTHER_PERSON: self.tr("The same verb with another person.")}.get(
             card["origin"], self.tr("The same tense with another verb."))
         self.origin.setText(origin)
-        hint = card["hint"] if card["hint_kind"] != WRITTEN else self.tr("not {0}").format(card["hint"])
+        hint = card["hint"] if card["hint_kind"] != WRITTEN else self.tr("you wrote {0}").format(card["hint"])
         big = self.font().pointSizeF() * 1.35
         self.prompt.setText(
             f"<span style='font-size:{big:.1f}pt'>{escape(card['before'])}<b><u>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;"
@@ -463,7 +464,7 @@ class ExercisesView(QWidget):
         return self.tr("Back on {0}").format(QLocale().toString(date, pattern))
 
     def _on_failure(self, exc: Exception) -> None:
-        self.failed.emit(describe(exc, self.tr("reading the practice cards")))
+        self.failed.emit(describe(exc, self.tr("reading the exercise cards")))
 
 
 def _emphasis(text: str) -> str:

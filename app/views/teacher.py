@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.errors import describe
-from app.labels import person_label, tense_label
+from app.labels import person_label, tense_label, week_label
 from app.settings import AppSettings
 from app.views.charts import BarChart, ColumnChart
 from app.views.history import HistoryView
@@ -422,7 +422,7 @@ class Dashboard(QWidget):
     def _count_tip(self, counted: int, rows: int) -> str:
         if counted == rows:
             return self.tr("{0} corrections, all in the statistics").format(counted)
-        return self.tr("{0} corrections in the statistics; the history also lists {1} practice retries and"
+        return self.tr("{0} corrections in the statistics; the history also lists {1} retries of past mistakes and"
                        " findings I was not sure of").format(counted, rows - counted)
 
     def _learner_changed(self, *_: Any) -> None:
@@ -479,7 +479,7 @@ class Dashboard(QWidget):
         self.week_chart.set_data(
             self.tr("Corrections per week"),
             [self.tr("corrections"), self.tr("mistakes")],
-            [(str(w["week"])[5:], (w["total"], w["errors"])) for w in weeks],
+            [(week_label(w["week"]), (w["total"], w["errors"])) for w in weeks],
             self.tr("No corrections yet."),
         )
         self._show_latency(latency)

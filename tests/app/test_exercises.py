@@ -103,7 +103,7 @@ def test_another_learner_sees_only_their_cards(qtbot, make_window, practice_db, 
     view = open_exercises(qtbot, window, reads_done)
     window.learner_bar.select("Ben")
     qtbot.waitUntil(lambda: view.current is not None and view.current["prompt"].startswith("I ___"), timeout=10000)
-    assert view.current["hint_kind"] == "written" and "(not goes)" in view.current["prompt"]
+    assert view.current["hint_kind"] == "written" and "(you wrote goes)" in view.current["prompt"]
     assert all("Yesterday he" not in c["prompt"] for c in view.due)
 
 
@@ -132,8 +132,8 @@ def test_the_page_speaks_spanish(qtbot, make_window, practice_db, reads_done):
     qtbot.waitUntil(lambda: view.check_button.text() != "Chec&k", timeout=5000)
     assert window.tabs.tabText(window.tabs.indexOf(view)) == "Ejercicio&s"
     assert view.tabs.tabText(1) == "Mi progreso"
-    qtbot.waitUntil(lambda: "tarjetas de práctica" in window.class_progress.summary.text(), timeout=5000)
-    assert window.teacher.dashboard.tabs.tabText(3) == "Práctica"
+    qtbot.waitUntil(lambda: "tarjetas de ejercicios" in window.class_progress.summary.text(), timeout=5000)
+    assert window.teacher.dashboard.tabs.tabText(3) == "Ejercicios"
     done = answer(qtbot, view, "goed")
     assert not done["correct"] and view.feedback.text().index("pasado") < view.feedback.text().index("past simple")
 

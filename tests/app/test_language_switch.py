@@ -28,12 +28,12 @@ def test_switching_to_spanish_and_back_retranslates_the_window(qtbot, make_windo
         result_factory("She has a cat.", ("have", "present simple", "3rd singular", "has", "ha")),
         sure=True,
     )
-    assert window.tabs.tabText(0) == "&Practice"
+    assert window.tabs.tabText(0) == "Se&ntence"
 
     choose_in_settings(qtbot, window, language="es")
     assert settings.language == "es"
-    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Practice", timeout=10000)  # LanguageChange events are posted
-    assert [window.tabs.tabText(i) for i in range(3)] == ["&Práctica", "&Historial", "Pr&ofesor"]
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "Se&ntence", timeout=10000)  # LanguageChange events are posted
+    assert [window.tabs.tabText(i) for i in range(3)] == ["&Frase", "&Historial", "Pr&ofesor"]
     assert window.practice.correct_button.text() == "&Corregir"
     assert window.practice.card.title.text() == "¡Correcto!"
     assert window.practice.card.tense_chip.text() == "presente simple"
@@ -45,8 +45,8 @@ def test_switching_to_spanish_and_back_retranslates_the_window(qtbot, make_windo
     assert window.tutor is engine  # a language change does not reload the model
 
     choose_in_settings(qtbot, window, language="en")
-    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Práctica", timeout=10000)
-    assert window.tabs.tabText(0) == "&Practice"
+    qtbot.waitUntil(lambda: window.tabs.tabText(0) != "&Frase", timeout=10000)
+    assert window.tabs.tabText(0) == "Se&ntence"
     assert window.practice.card.title.text() == "Correct!"
     assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
 

@@ -281,7 +281,7 @@ def test_the_learner_list_and_the_charts_count_the_same_corrections(qtbot, make_
     item = board.learners.item(1)
     assert item.text() == "Lucia (3)"
     assert sum(values[0] for _, values in board.week_chart.rows) == 3  # corrections per week add up to it
-    assert "3 corrections in the statistics" in item.toolTip() and "2 practice retries" in item.toolTip()
+    assert "3 corrections in the statistics" in item.toolTip() and "2 retries of past mistakes" in item.toolTip()
     assert board.history.model.rowCount() == 5  # the History sub-tab lists every row
 
 
@@ -296,5 +296,5 @@ def test_the_warning_without_a_passphrase_sits_above_the_sub_tabs_whole(qtbot, m
     label = board.open_warning
     assert label.height() >= label.heightForWidth(label.width())  # wrapped, not cut off
     bar = tabs.tabBar()
-    assert [bar.tabText(i) for i in range(bar.count())] == ["Statistics", "History", "Latency", "Practice"]
+    assert [bar.tabText(i) for i in range(bar.count())] == ["Statistics", "History", "Latency", "Exercises"]
     assert all(bar.rect().contains(bar.tabRect(i)) for i in range(bar.count()))  # every sub-tab in full view

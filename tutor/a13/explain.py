@@ -87,6 +87,18 @@ def explain_cell(cell, rule: str, form: str, written: str = "") -> tuple[str, st
     return _render(cell, rule, written, form)
 
 
+def _third_person_key(verb: str, form: str) -> str:
+    """Return the template that says how the 3rd-singular present is spelled: -s (works), -es (goes, watches),
+    -ies (studies), or irregular (has), read off the form itself, never claiming an -s a form does not add."""
+    if form == verb + "s":
+        return "present agreement 3rd"
+    if form == verb + "es":
+        return "present agreement 3rd -es"
+    if verb.endswith("y") and form == verb[:-1] + "ies":
+        return "present agreement 3rd -ies"
+    return "present agreement 3rd irregular"
+
+
 def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
     """Fill the template for `key` (the slot rule, or 'correct') from the cell and the written word."""
     t = _templates()
@@ -95,7 +107,7 @@ def _render(cell, key: str, written: str, form: str) -> tuple[str, str]:
         return entry["en"], entry["es"]
     if key in ("present agreement", "present agrees"):
         key = "present agreement be" if cell.verb == "be" else (
-            "present agreement 3rd" if cell.person == "3rd singular" else "present agreement")
+            _third_person_key(cell.verb, form) if cell.person == "3rd singular" else "present agreement")
     if key == "wrong past form" and cell.verb not in ("be", "have", "do", "go", "come", "see", "eat", "write"):
         key = "wrong past form regular"
     entry = t[key]  # every rule has its template (a test checks it): never a silent "Correct!"

@@ -202,7 +202,11 @@ def run_jsonl(key: str, answer: Callable[[Any], dict[str, Any]]) -> int:
             value = _read_value(lineno, line, raw)
             if isinstance(value, dict):
                 out["id"] = value.get("id", lineno)
-                value = value.get(key)
+                if key not in value:
+                    found = ", ".join(f'"{k}"' for k in list(value)[:5]) or "none"
+                    raise InputError(f'line {lineno} has no "{key}" field (its fields: {found}); give '
+                                     f'{{"id": …, "{key}": …}} or a JSON string')
+                value = value[key]
             out.update(answer(value))
         except TutorError as exc:
             out["error"] = str(exc)

@@ -1,7 +1,9 @@
-"""`grammar-tutor practice`: the learner's due cards, built from their own mistakes, and answering one.
+"""`grammar-tutor exercises`: the learner's due exercise cards, built from their own mistakes, and answering one.
 
-    grammar-tutor practice --learner Ana --json              {"due": [{"id", "prompt", "cell", "answer", …}]}
-    grammar-tutor practice --learner Ana --answer 3f2a91c0 went --json
+    grammar-tutor exercises --learner Ana --json              {"due": [{"id", "prompt", "cell", "answer", …}]}
+    grammar-tutor exercises --learner Ana --answer 3f2a91c0 went --json
+
+`practice` is the command's earlier name, still accepted.
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ from tutor.errors import StoreError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the `practice` subcommand."""
+    """Add the `exercises` subcommand (also reached by its earlier name, `practice`)."""
     parser = sub.add_parser(
-        "practice",
-        help="practise your own mistakes: list the due cards, or answer one",
-        description="List the learner's due practice cards (built from their saved mistakes and the §A13 table), "
+        "exercises", aliases=["practice"],
+        help="exercises made from your own mistakes: list the due cards, or answer one",
+        description="List the learner's due exercise cards (built from their saved mistakes and the §A13 table), "
                     "or answer one with --answer ID TEXT: it is graded against the table and rescheduled (FSRS). "
                     "A wrong answer keeps the card due.",
     )
     parser.add_argument("--learner", required=True, metavar="NAME", help="whose cards")
     parser.add_argument("--answer", nargs="+", metavar=("ID", "TEXT"),
                         help="answer card ID (its UUID or its first 8 characters) with TEXT: --answer 3f2a91c0 went")
+    parser.add_argument("--gentler", action="store_true",
+                        help="grade on the gentler, daily schedule: a card answered right comes back after a day or "
+                             "more, not after minutes (the app's Settings offer the same choice)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--limit", type=limit_count, default=20, metavar="N", help="due cards to list (default: 20)")
     parser.add_argument("--pin-stdin", action="store_true",
@@ -44,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.answer is not None and len(args.answer) < 2:
         raise StoreError("--answer needs a card id and the answer, e.g. --answer 3f2a91c0 went")
     with open_existing_store(args.practice_db or getattr(args, "db", None)) as store:
-        practice = Practice(store)
+        practice = Practice(store, daily=args.gentler)
         _, name, _ = practice.learner(args.learner)
         _require_pin(store, name, args)
         if args.answer is not None:
@@ -89,7 +94,7 @@ def _print_due(name: str, due: list[dict[str, Any]], total: int) -> None:
         cell = card["cell"]
         print(f"{n:3}. [{card['id'][:8]}] {visible_text(card['prompt'])}    "
               f"({cell['verb']} · {cell['tense']} · {cell['person']})")
-    print(f"Answer one with: grammar-tutor practice --learner {json.dumps(name)} --answer {due[0]['id'][:8]} FORM")
+    print(f"Answer one with: grammar-tutor exercises --learner {json.dumps(name)} --answer {due[0]['id'][:8]} FORM")
 
 
 def _print_answer(done: dict[str, Any], *, as_json: bool) -> None:

@@ -4,7 +4,7 @@ from the neighbouring cells of the §A13 table (same verb, another person; same 
 Every card comes from the table and the sentence, never from the model: the gap is the span the correction
 replaced, the answer is the table's form for the cell as it fits the gap, and the variants use the frame
 sentences of data/practice/frames.json. A card never shows its answer: the hint in brackets is the verb's
-base form, or, when the answer *is* the base form, the form the learner wrote ("You should ___ (not came)").
+base form, or, when the answer *is* the base form, the form the learner wrote ("You should ___ (you wrote came)").
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class Card:
     @property
     def prompt(self) -> str:
         """Return the sentence with the gap and its hint: 'Yesterday he ___ (go) to school.'"""
-        hint = self.hint if self.hint_kind == BASE else f"not {self.hint}"
+        hint = self.hint if self.hint_kind == BASE else f"you wrote {self.hint}"
         return f"{self.before}{GAP} ({hint}){self.after}"
 
     @property
@@ -81,12 +81,17 @@ def shows_answer(card: Card) -> bool:
     return any(re.search(rf"(?<!\S){re.escape(norm(a))}(?!\S)", words) for a in card.accepted)
 
 
-def cards_for(row: dict[str, Any], learner_uuid: str) -> list[Card]:
+Fix = tuple[int, int, str]  # (start, end, replacement) in a sentence: another mistake of it, corrected
+
+
+def cards_for(row: dict[str, Any], learner_uuid: str, fixes: tuple[Fix, ...] = ()) -> list[Card]:
     """Return the cards of one saved mistake (a history row): its own sentence first, then the variants.
 
-    A row that names no §A13 cell, or whose verb span cannot be found in its sentence, gives no card.
+    `fixes` are the sentence's other corrected mistakes (`sentence_fixes`): the card shows them corrected, so
+    a prompt never quotes another of the learner's errors as if it were English. A row that names no §A13
+    cell, or whose verb span cannot be found in its sentence, gives no card.
     """
-    mistake = mistake_card(row, learner_uuid)
+    mistake = mistake_card(row, learner_uuid, fixes)
     if mistake is None:
         return []
     out = [mistake]
@@ -96,8 +101,40 @@ def cards_for(row: dict[str, Any], learner_uuid: str) -> list[Card]:
     return out
 
 
-def mistake_card(row: dict[str, Any], learner_uuid: str) -> Card | None:
-    """Return the card of the learner's own sentence with the corrected span gapped, or None."""
+def sentence_fixes(rows: list[dict[str, Any]]) -> dict[Any, tuple[Fix, ...]]:
+    """Return, for each row's id, the corrections of the other rows in the same sentence (same `original` and
+    `source_text`), in that sentence's offsets, as the rows' own fills (*goed* -> *went*)."""
+    groups: dict[tuple[str, str], list[tuple[Any, Fix]]] = {}
+    for row in rows:
+        cell, gap = _cell(row), gap_of(row)
+        if cell is None or gap is None:
+            continue
+        sentence, start, end = gap
+        form = fill(cell, row.get("correct_form") or cell.correct_form, sentence[start:end])
+        if form is not None:
+            key = (sentence, row.get("source_text") or "")
+            groups.setdefault(key, []).append((row.get("id"), (start, end, form)))
+    out: dict[Any, tuple[Fix, ...]] = {}
+    for members in groups.values():
+        for row_id, own in members:
+            out[row_id] = tuple(fix for other, fix in members if other != row_id and fix != own)
+    return out
+
+
+def _fixed(text: str, offset: int, fixes: tuple[Fix, ...]) -> str:
+    """Return `text` (which starts at `offset` in its sentence) with the fixes that lie wholly inside it applied."""
+    for start, end, form in sorted(fixes, reverse=True):
+        a, b = start - offset, end - offset
+        if 0 <= a <= b <= len(text):
+            if text[a:b][:1].isupper() and form[:1].islower():
+                form = form[:1].upper() + form[1:]
+            text = text[:a] + form + text[b:]
+    return text
+
+
+def mistake_card(row: dict[str, Any], learner_uuid: str, fixes: tuple[Fix, ...] = ()) -> Card | None:
+    """Return the card of the learner's own sentence with the corrected span gapped, or None; `fixes` are
+    applied to the words around the gap."""
     cell = _cell(row)
     gap = gap_of(row)
     if cell is None or gap is None:
@@ -109,7 +146,7 @@ def mistake_card(row: dict[str, Any], learner_uuid: str) -> Card | None:
         return None
     if written[:1].isupper() and answer[:1].islower():
         answer = answer[:1].upper() + answer[1:]
-    before, after = sentence[:start], sentence[end:]
+    before, after = _fixed(sentence[:start], 0, fixes), _fixed(sentence[end:], end, fixes)
     hint, hint_kind = cell.verb, BASE
     if norm(answer) == norm(cell.verb):
         hint, hint_kind = written, WRITTEN  # the base form in brackets would give the answer away

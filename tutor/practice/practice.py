@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import InputError, StoreError
-from tutor.practice.cards import Card, cards_for
+from tutor.practice.cards import Card, cards_for, sentence_fixes
 from tutor.practice.schedule import Memory, new_memory, review
 from tutor.store import practice_rows as rows
 from tutor.store.lock import unknown_learner
@@ -68,7 +68,9 @@ class Practice:
             return 0
         stamp = utc_stamp(now)
         memory = new_memory(now or datetime.now(UTC))
-        built = [(row["id"], [card_row(card, lid, stamp, memory) for card in cards_for(row, learner_uuid)])
+        fixes = sentence_fixes(mistakes)
+        built = [(row["id"], [card_row(card, lid, stamp, memory)
+                              for card in cards_for(row, learner_uuid, fixes.get(row["id"], ()))])
                  for row in mistakes]
         return rows.add_cards(self.store, lid, built, stamp)
 
@@ -98,11 +100,11 @@ class Practice:
         key = card_id.strip().lower()
         if len(key) < MIN_ID_PREFIX:
             raise InputError(f"the card id {card_id!r} is too short; give at least {MIN_ID_PREFIX} characters of "
-                             f"it, as `grammar-tutor practice --learner NAME` lists them")
+                             f"it, as `grammar-tutor exercises --learner NAME` lists them")
         found = rows.cards_starting(self.store, lid, key)
         if not found:
             raise InputError(f"{name} has no practice card {card_id!r}; "
-                             "`grammar-tutor practice --learner NAME` lists the due ones")
+                             "`grammar-tutor exercises --learner NAME` lists the due ones")
         if len(found) > 1:
             raise InputError(f"more than one of {name}'s cards starts with {card_id!r}; give more of the id")
         return card_dict(found[0])

@@ -74,9 +74,11 @@ def notes_for(sentence: str, offset: int = 0) -> list[Note]:
     oos = out_of_scope_errors()
     for k, w in enumerate(words):
         if w.norm in oos:
+            forms = irregular_past(oos[w.norm])
+            entry = data["outside_verb"] if forms else data["outside_verb_unknown"]
             out.append(Note(offset + w.start, offset + w.end, w.text, "outside_verb",
-                            data["outside_verb"]["en"].format(w.text, oos[w.norm]),
-                            data["outside_verb"]["es"].format(w.text, oos[w.norm])))
+                            entry["en"].format(w.text, oos[w.norm], *(forms or ())),
+                            entry["es"].format(w.text, oos[w.norm], *(forms or ()))))
         if w.norm in ("do", "does", "did"):
             j = k + 1
             while j < len(words) and words[j].norm in ("n't", "not", "never", "really", "you", "he", "she", "it",
@@ -90,6 +92,23 @@ def notes_for(sentence: str, offset: int = 0) -> list[Note]:
                     out.append(Note(offset + w.start, offset + words[j].end, span, "do_support",
                                     data["do_support"]["en"].format(span), data["do_support"]["es"].format(span)))
     return sorted(out, key=lambda n: n.start)
+
+
+def irregular_past(verb: str) -> tuple[str, str] | None:
+    """Return (past simple, past participle) of an irregular verb outside the 20 from the English inflection
+    tables (lemminflect): *forget* -> (*forgot*, *forgotten*), the first form the tables give that is not a learner's
+    regularised form (*woke*, *woken*, never *waked*); None where the tables do not know the verb or give only a
+    regular -ed form (then a note must not claim one)."""
+    from lemminflect import getInflection
+
+    from tutor.a13.lexicon import out_of_scope_errors
+
+    wrong = out_of_scope_errors()
+    past = [f for f in getInflection(verb, "VBD") if f not in wrong]
+    participle = [f for f in getInflection(verb, "VBN") if f not in wrong]
+    if not past or not participle or (past[0].endswith("ed") and past[0].startswith(verb.rstrip("e"))):
+        return None
+    return past[0], participle[0]
 
 
 def analysis_notes(analysis: Any, offset: int = 0) -> list[Note]:

@@ -19,7 +19,8 @@ ERROR_RULES = sorted(r.id for r in registry().rules.values() if r.explanation is
 def test_every_rule_has_an_explanation_in_both_languages(rule):
     keys = {rule}
     if rule in ("present agreement",):
-        keys = {"present agreement", "present agreement 3rd", "present agreement be"}
+        keys = {"present agreement", "present agreement 3rd", "present agreement 3rd -es", "present agreement 3rd -ies",
+                "present agreement 3rd irregular", "present agreement be"}
     for key in keys:
         assert key in TEMPLATES, f"rule {rule!r} has no template {key!r} in data/explanations/a13.json"
         assert TEMPLATES[key]["en"].strip() and TEMPLATES[key]["es"].strip()
@@ -52,3 +53,20 @@ def test_a_plural_subject_is_named_as_the_reason_not_an_unknown_verb():
     assert "not one of the 20" not in en
     en, _ = explain_abstention(analyse("I forgetted my umbrella."))
     assert "not one of the 20" in en
+
+
+@pytest.mark.parametrize(("verb", "form", "says"), [
+    ("work", "works", "adds -s: *works*"), ("go", "goes", "adds -es here: *goes*"),
+    ("watch", "watches", "adds -es here: *watches*"), ("study", "studies", "becomes *-ies*: *studies*"),
+    ("have", "has", "*have* is irregular in the present: *has*"),
+])
+def test_the_third_person_explanation_says_how_the_form_is_spelled(verb, form, says):
+    """*has* is not *have* + -s: the explanation names the ending the form really has, in both languages."""
+    from tutor.a13.explain import explain_cell
+    from tutor.scope import load_scope
+
+    cell = load_scope().cell(verb, "present simple", "3rd singular")
+    assert cell.correct_form == form
+    english, spanish = explain_cell(cell, "present agreement", form, verb)
+    assert says in english, english
+    assert form in spanish and ("irregular" in spanish) == (verb == "have")

@@ -112,3 +112,14 @@ def test_eval_scores_saved_text_predictions_without_the_model(tmp_path):
     preds.write_text(json.dumps({"id": "T-1", "findings": [found]}) + "\n", encoding="utf-8")
     r = run(["eval", str(gold), "--predictions", str(preds)], tmp_path=tmp_path)
     assert r.returncode != 0 and "no prediction for 1 of the 2 texts" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_jsonl_line_without_the_field_names_the_field_it_lacks_and_the_others_still_run(tmp_path):
+    """`correct --jsonl` reads {"id", "original"}: a line with another field (the server's "sentence") is told
+    which field it lacks, in its own answer line, and the next line is still corrected."""
+    lines = '{"id": "a", "sentence": "She go home."}\n{"id": "b", "original": "She go home."}\n'
+    r = run(["correct", "--jsonl", "--no-model", "--no-save"], stdin=lines, tmp_path=tmp_path)
+    first, second = (json.loads(line) for line in r.stdout.splitlines())
+    assert first["id"] == "a" and 'no "original" field' in first["error"] and '"sentence"' in first["error"]
+    assert second["id"] == "b" and second["output"]["correct_form"] == "goes"
+    assert r.returncode == 1  # one line failed

@@ -35,11 +35,11 @@ def test_the_learners_sentence_is_gapped_with_the_base_form_in_brackets():
     ("She will goes home.", "will goes", ("go", "simple future", "3rd singular"), "will go",
      "She ___ (go) home.", "will go"),
     ("I'll came tomorrow.", "came", ("come", "simple future", "1st singular"), "will come",
-     "I'll ___ (not came) tomorrow.", "come"),
+     "I'll ___ (you wrote came) tomorrow.", "come"),
     ("He needs to does more exercise.", "to does", ("do", "infinitive", "3rd singular"), "to do",
      "He needs ___ (do) more exercise.", "to do"),
     ("You should came early.", "came", ("come", "infinitive", "2nd singular"), "come",
-     "You should ___ (not came) early.", "come"),
+     "You should ___ (you wrote came) early.", "come"),
     ("I have seen that film two days ago.", "have seen", ("see", "past simple", "1st singular"), "saw",
      "I ___ (see) that film two days ago.", "saw"),
 ])
@@ -108,3 +108,19 @@ def test_a_learner_sentence_rarely_holds_its_own_answer_elsewhere():
              if any(shows_answer(c) for c in cards_for(row(item["original"], item["error_span"],
                                                            *item["gold"].values()), LEARNER)[:1])]
     assert len(shown) <= len(items) // 50, shown
+
+
+def test_a_prompt_shows_the_sentences_other_mistakes_corrected():
+    """Two mistakes of one sentence give two cards; each quotes the other one corrected, never as written."""
+    from tutor.practice.cards import sentence_fixes
+
+    sentence = "Yesterday she go to the park and eat an ice cream."
+    go = row(sentence, "go", "go", "past simple", "3rd singular", "went")
+    eat = {**row(sentence, "eat", "eat", "past simple", "3rd singular", "ate"), "id": "c-eat"}
+    elsewhere = {**row("He go home.", "go", "go", "present simple", "3rd singular", "goes"), "id": "c-other"}
+    fixes = sentence_fixes([go, eat, elsewhere])
+    assert fixes["c-other"] == ()
+    [first, *_] = cards_for(go, LEARNER, fixes[go["id"]])
+    assert first.prompt == "Yesterday she ___ (go) to the park and ate an ice cream."
+    [second, *_] = cards_for(eat, LEARNER, fixes["c-eat"])
+    assert second.prompt == "Yesterday she went to the park and ___ (eat) an ice cream."

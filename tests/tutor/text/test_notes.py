@@ -23,6 +23,21 @@ def test_do_support_and_outside_verbs_get_notes_with_spans():
     assert by_kind["do_support"].written == "doesn't likes"
     assert sentence[by_kind["outside_verb"].start - 10: by_kind["outside_verb"].end - 10] == "forgetted"
     assert "forget" in by_kind["outside_verb"].message_en
+    assert "*forgot*" in by_kind["outside_verb"].message_en and "*forgotten*" in by_kind["outside_verb"].message_es
+
+
+def test_every_outside_verb_of_the_table_gets_its_real_past_or_no_claim():
+    """The note gives the past and participle from the English inflection tables, and says nothing it does not
+    know: every verb of the out-of-scope table is irregular there, and no form offered is the wrong one itself."""
+    from tutor.a13.lexicon import out_of_scope_errors
+    from tutor.text.notes import irregular_past
+
+    table = out_of_scope_errors()
+    for wrong, verb in table.items():
+        forms = irregular_past(verb)
+        assert forms is not None, verb
+        assert wrong not in forms and all(f not in table for f in forms), (verb, forms)
+    assert irregular_past("work") is None  # a regular verb: the note would not claim an irregular past
 
 
 def test_a_noun_likelier_wrong_than_its_verb_gets_a_note_with_its_plural():
