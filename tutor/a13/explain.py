@@ -62,6 +62,10 @@ def explain_abstention(analysis) -> tuple[str, str]:
     return entry["en"].format(**values), entry["es"].format(**values)
 
 
+# The forms of *be* that a plural subject (and *you*) takes as written; every other verb's plural present is its base.
+_PLURAL_FORMS = frozenset({"are", "'re", "were"})
+
+
 def plural_counterpart(norm: str) -> str:
     """Return the form a plural subject takes, in the same tense, where a learner wrote `norm` (is -> are,
     has -> have, goes -> go); `norm` itself when a plural subject takes it as written (eat, went)."""
@@ -71,6 +75,8 @@ def plural_counterpart(norm: str) -> str:
     special = {"is": "are", "'s": "are", "am": "are", "'m": "are", "was": "were", "has": "have", "does": "do"}
     if norm in special:
         return special[norm]
+    if norm in _PLURAL_FORMS:
+        return norm  # are, were, 're: already the plural's form
     readings = lexicon().get(norm, ())
     scope = load_scope()
     for r in readings:

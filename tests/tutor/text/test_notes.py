@@ -70,3 +70,19 @@ def test_a_plural_subject_with_a_form_it_takes_gets_no_note():
     from tutor.text.notes import analysis_notes
 
     assert analysis_notes(analyse("My cousins from Lima have a small shop and we eat there.")) == []
+    for sentence in ("The people in Granada are very friendly.", "Are video games bad for young people?",
+                     "My sister and I were tired, so we're going home.", "The streets are full of tourists."):
+        assert [n for n in analysis_notes(analyse(sentence)) if n.kind == "plural_subject"] == [], sentence
+
+
+def test_every_form_you_takes_is_a_form_a_plural_subject_takes_as_written():
+    """*you are*, *you were*, *you go*, *you have*: the present and past forms of the 2nd person singular are the
+    plural's too, so a plural subject with one of them never gets a note asking for another form."""
+    from tutor.a13.explain import plural_counterpart
+    from tutor.scope import load_scope
+
+    scope = load_scope()
+    for verb in scope.verbs:
+        for tense in ("present simple", "past simple"):
+            form = scope.cell(verb, tense, "2nd singular").correct_form
+            assert plural_counterpart(form) == form, (verb, tense, form)
