@@ -121,15 +121,60 @@ def analysis_notes(analysis: Any, offset: int = 0) -> list[Note]:
     out = noun_notes(analysis, offset)
     for w in getattr(analysis, "plural_verbs", ()):
         frame = analysis.frames.get(w.start)
-        if frame is None or frame.subject.number not in ("plural", "coordinated"):
+        if frame is None or frame.subject.number not in ("plural", "coordinated") or frame.relative:
+            continue  # a relative clause's subject is its antecedent, which the parse may not have found
+        subject = frame.subject
+        if subject.start < 0 or subject.end > w.start:
             continue
+        words = analysis.sentence[subject.start:w.start]
+        between = analysis.sentence[subject.end:w.start]
+        if "," in words or ";" in words or _CONJUNCTION.search(between):
+            continue  # the subject was read across a clause (*we stayed in Lima, is a big city*, *they break
+            # everything and is hard*: a missing *it* is as likely as a wrong verb)
+        if words.split()[0].lower() in data["either_number_heads"]:
+            continue  # *any of them was*, *none of them were*: English takes either
         plural = plural_counterpart(w.norm)
         if plural == w.norm:
             continue  # a form a plural subject takes as written: nothing to say
+        if _amount(words, data):
+            continue  # *forty minutes is not enough*: one amount, a singular verb is right
+        uncountable = _uncountable_plural(words)
+        if uncountable is not None:  # *the informations was*: the noun is the error, not the verb
+            start = subject.start + uncountable[0]
+            written = analysis.sentence[start:start + len(uncountable[1])]
+            entry = data["uncountable_plural"]
+            out.append(Note(offset + start, offset + start + len(written), written, "uncountable_plural",
+                            entry["en"].format(written, uncountable[2]), entry["es"].format(written, uncountable[2])))
+            continue
         kind = "plural_subject"
         out.append(Note(offset + w.start, offset + w.end, w.text, kind, data[kind]["en"].format(w.text, plural),
                         data[kind]["es"].format(w.text, plural)))
     return sorted(out, key=lambda n: n.start)
+
+
+def _amount(subject: str, data: dict) -> bool:
+    """Return True when `subject` is a number of units (*forty minutes*, *10 euros*): one amount, singular."""
+    words = re.findall(r"[\w']+", subject.lower())
+    numbers = _NUMBER_WORDS
+    return len(words) >= 2 and (words[0].isdigit() or words[0] in numbers) and words[1] in data["measure_units"]
+
+
+_CONJUNCTION = re.compile(r"\b(?:and|but|or|so)\b", re.IGNORECASE)
+_NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                           "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "hundred", "several"})
+
+
+def _uncountable_plural(subject: str) -> tuple[int, str, str] | None:
+    """Return (offset, word, singular) of an uncountable noun given a plural -s in `subject` (*informations*,
+    *furnitures*, *homeworks*), or None: such a noun has no plural, so its singular verb is right."""
+    from tutor.a13.syntax import lists
+
+    uncountable = lists()["uncountable_nouns"]
+    for m in re.finditer(r"[A-Za-z]+", subject):
+        low = m.group().lower()
+        if low.endswith("s") and low[:-1] in uncountable:
+            return m.start(), m.group(), low[:-1]
+    return None
 
 
 def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:

@@ -86,3 +86,41 @@ def test_every_form_you_takes_is_a_form_a_plural_subject_takes_as_written():
         for tense in ("present simple", "past simple"):
             form = scope.cell(verb, tense, "2nd singular").correct_form
             assert plural_counterpart(form) == form, (verb, tense, form)
+
+
+@pytest.mark.parametrize("sentence", [
+    "In the evening we walked around the old town, is a very nice place.",   # a missing *it*, not a plural subject
+    "At night we went to a concert, was the best night of the trip.",
+    "Forty minutes is not enough for lunch.",                                 # one amount
+    "I am writing about the concert of The Wolves that was cancelled.",       # a relative clause's antecedent
+    "The relation with the teachers is very good.",                           # the noun before *is* is not its subject
+    "Puppies are cute, but they break everything and is hard to leave them alone.",  # a missing *it*
+    "We tried three pizzas and any of them was special.",                     # either number after *any of*
+])
+def test_no_plural_subject_note_where_the_verb_may_well_be_right(sentence):
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import analysis_notes, notes_for
+
+    notes = analysis_notes(analyse(sentence)) + notes_for(sentence)
+    assert [n for n in notes if n.kind in ("plural_subject", "people_singular")] == [], sentence
+
+
+@pytest.mark.parametrize(("sentence", "written"), [
+    ("The informations in the leaflet was wrong.", "informations"),
+    ("All the furnitures is new.", "furnitures"),
+])
+def test_an_uncountable_noun_given_a_plural_gets_the_note_not_its_verb(sentence, written):
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import analysis_notes
+
+    notes = analysis_notes(analyse(sentence))
+    assert [n.kind for n in notes if n.kind in ("plural_subject", "uncountable_plural")] == ["uncountable_plural"]
+    note = next(n for n in notes if n.kind == "uncountable_plural")
+    assert note.written == written and f"*{written[:-1]}*" in note.message_en
+
+
+def test_a_day_named_from_now_is_a_singular_subject_not_a_bare_noun():
+    from tutor.a13.analysis import analyse
+    from tutor.text.notes import noun_notes
+
+    assert noun_notes(analyse("I think today has been the best day of my life.")) == []
