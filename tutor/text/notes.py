@@ -6,6 +6,7 @@ a note saying what the pattern is, and no finding.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -131,8 +132,15 @@ def analysis_notes(analysis: Any, offset: int = 0) -> list[Note]:
         if "," in words or ";" in words or _CONJUNCTION.search(between):
             continue  # the subject was read across a clause (*we stayed in Lima, is a big city*, *they break
             # everything and is hard*: a missing *it* is as likely as a wrong verb)
-        if words.split()[0].lower() in data["either_number_heads"]:
+        first = words.split()[0].lower()
+        if first in data["either_number_heads"]:
             continue  # *any of them was*, *none of them were*: English takes either
+        if first in _singular_determiners():
+            continue  # *every lessons has*: the noun is the error, not the verb
+        if subject.number == "coordinated" and re.search(r"\b(?:or|nor)\b", words, re.IGNORECASE):
+            continue  # *walking or cycling is*: the verb agrees with the nearer part
+        if subject.number == "coordinated" and _holds_a_verb(analysis, subject.start, w.start):
+            continue  # *some students play jazz and the ambient is*: two clauses read as one noun phrase
         plural = plural_counterpart(w.norm)
         if plural == w.norm:
             continue  # a form a plural subject takes as written: nothing to say
@@ -162,6 +170,29 @@ def _amount(subject: str, data: dict) -> bool:
 _CONJUNCTION = re.compile(r"\b(?:and|but|or|so)\b", re.IGNORECASE)
 _NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
                            "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "hundred", "several"})
+
+
+def _holds_a_verb(analysis: Any, start: int, end: int) -> bool:
+    """Return True when a word after the first in sentence[start:end] is a form of the 20 verbs not led by a
+    determiner (*play* in *students play jazz and the ambient*, not in *the play*): a clause, not a noun phrase."""
+    from tutor.a13.lexicon import lexicon
+
+    lex = lexicon()
+    inside = [w for w in analysis.words if start <= w.start < end]
+    for before, word in itertools.pairwise(inside):
+        if lex.get(word.norm) and before.norm not in _DETERMINERS:
+            return True
+    return False
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our",
+                          "their", "some", "any", "no", "every", "each"})
+
+
+def _singular_determiners() -> frozenset[str]:
+    from tutor.a13.syntax import lists
+
+    return frozenset(lists()["singular_determiners"])
 
 
 def _uncountable_plural(subject: str) -> tuple[int, str, str] | None:

@@ -96,6 +96,9 @@ def test_every_form_you_takes_is_a_form_a_plural_subject_takes_as_written():
     "The relation with the teachers is very good.",                           # the noun before *is* is not its subject
     "Puppies are cute, but they break everything and is hard to leave them alone.",  # a missing *it*
     "We tried three pizzas and any of them was special.",                     # either number after *any of*
+    "Every lessons has a short test at the end.",                             # the noun is the error
+    "Walking to work or taking the stairs is enough exercise.",               # agrees with the nearer part
+    "The students of the school play jazz there and the ambient is very nice.",  # two clauses, one parse
 ])
 def test_no_plural_subject_note_where_the_verb_may_well_be_right(sentence):
     from tutor.a13.analysis import analyse
