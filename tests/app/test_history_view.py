@@ -169,7 +169,7 @@ def test_the_result_column_is_on_screen_at_800_by_600_in_spanish(make_window, fi
     window.show_tab(1)
     reads_done()
     table, model = window.history.table, window.history.model
-    column = model.columns().index("result")
+    column = model.columns().index("is_correct")
     header = table.horizontalHeader()
     right = header.sectionViewportPosition(column) + header.sectionSize(column)
     assert model.headerData(column, Qt.Orientation.Horizontal) == "Resultado"
