@@ -53,10 +53,10 @@ class Field:
 
     @property
     def sql_type(self) -> str:
-        """Return the column's SQLite type (INTEGER for flags, TEXT for texts and JSON)."""
-        if self.type in (bool, int):
+        """Return the column's SQLite type (INTEGER for flags and the learner's id, TEXT for texts and JSON)."""
+        if self.type in (bool, int) or self.source == "learner":
             return "INTEGER"
-        return "FLOAT" if self.type is float else "TEXT"
+        return "REAL" if self.type is float else "TEXT"
 
     def to_column(self, value: Any) -> Any:
         """Return a history-row value as the column keeps it: flags as 0/1, dicts as JSON text."""
