@@ -17,6 +17,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from app.colours import AMBER, BLUE, GREEN, RED
 from app.labels import person_label, tense_label
 from app.translation import ui_is_spanish
 from app.worker import STORE, Report, run_job
@@ -204,10 +205,10 @@ class HistoryModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ForegroundRole and key == "is_correct":
             if row["out_of_scope"] or row.get("noted"):
-                return QColor("#1f4f99")
+                return QColor(BLUE)
             if row["not_sure"]:
-                return QColor("#8a4b00")
-            return QColor("#1b6e35") if row["is_correct"] else QColor("#b3261e")
+                return QColor(AMBER)
+            return QColor(GREEN) if row["is_correct"] else QColor(RED)
         return None
 
     def _display(self, row: dict[str, Any], key: str) -> str:
