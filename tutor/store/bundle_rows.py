@@ -30,6 +30,7 @@ FUTURE_SLACK = timedelta(days=1)  # clocks on learners' laptops may be a little 
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _SHA256 = re.compile(r"^([0-9a-f]{64})?$")
 
+_A13_KEYS = tuple(f.name for f in FIELDS if f.source == "output")  # the columns that repeat the §A13 object
 SQLITE_MAX_INT = 2**63 - 1  # the largest integer SQLite keeps; a larger one would end the import in an OverflowError
 
 
@@ -109,13 +110,12 @@ class _Checks(BaseModel):
             raise ValueError(f"its output is not a §A13 answer ({exc})") from None
         if self.output["original"] != self.original:
             raise ValueError("its output's original is not the row's sentence")
-        fields = (self.verb, self.tense, self.person, self.correct_form, self.spanish)
+        fields = tuple(getattr(self, key) for key in _A13_KEYS)
         if self.out_of_scope:
             if self.output.get("out_of_scope") is not True or any(f is not None for f in fields):
                 raise ValueError("it is out of scope but carries §A13 fields")
         else:
-            keys = ("verb", "tense", "person", "correct_form", "spanish")
-            if self.output.get("out_of_scope") or tuple(self.output.get(k) for k in keys) != fields:
+            if self.output.get("out_of_scope") or tuple(self.output.get(k) for k in _A13_KEYS) != fields:
                 raise ValueError("its verb, tense, person, correct_form or spanish differ from its output")
             cell = load_scope().cells.get((self.verb, self.tense, self.person))
             if cell is None or self.correct_form not in cell.english or self.spanish not in cell.spanish:
