@@ -17,8 +17,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from app.colours import AMBER, BLUE, GREEN, RED
 from app.labels import person_label, tense_label
+from app.translation import ui_is_spanish
 from app.worker import STORE, Report, run_job
+from tutor.record import BY_NAME, SHOWN
 
 if TYPE_CHECKING:
     from tutor.store import Store
@@ -50,10 +53,8 @@ class HistoryModel(QAbstractTableModel):
         self._query = 0  # bumped by every new query; a read of an older one is dropped
 
     def columns(self) -> tuple[str, ...]:
-        """Return the column keys on show (a learner column only when listing everyone)."""
-        # the verdict next to the sentence, so a narrow window (or a longer language) never cuts it off
-        keys = ("created", "original", "result", "correct_form", "verb", "tense", "person")
-        return ("learner", *keys) if self.all_learners else keys
+        """Return the keys of the record's fields on show (the learner only when listing everyone)."""
+        return tuple(f.name for f in SHOWN if self.all_learners or f.name != "learner")
 
     def set_query(
         self,
@@ -176,18 +177,11 @@ class HistoryModel(QAbstractTableModel):
         """Return the translated column titles."""
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        titles = {
-            "learner": self.tr("Learner"),
-            "created": self.tr("When"),
-            "original": self.tr("Sentence"),
-            "verb": self.tr("Verb"),
-            "tense": self.tr("Tense"),
-            "person": self.tr("Person"),
-            "correct_form": self.tr("Correct form"),
-            "result": self.tr("Result"),
-        }
         keys = self.columns()
-        return titles[keys[section]] if 0 <= section < len(keys) else None
+        if not 0 <= section < len(keys):
+            return None
+        english, spanish = BY_NAME[keys[section]].header  # the record holds both languages' titles
+        return spanish if ui_is_spanish() else english
 
     def row(self, index: int) -> dict[str, Any]:
         """Return the store's dict for a row."""
@@ -206,21 +200,21 @@ class HistoryModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if key == "original":
                 return row["original"]
-            if key == "result":
+            if key == "is_correct":
                 return "\n".join(t for t in (row.get("explanation_es"), row.get("explanation_en")) if t) or None
             return None
-        if role == Qt.ItemDataRole.ForegroundRole and key == "result":
+        if role == Qt.ItemDataRole.ForegroundRole and key == "is_correct":
             if row["out_of_scope"] or row.get("noted"):
-                return QColor("#1f4f99")
+                return QColor(BLUE)
             if row["not_sure"]:
-                return QColor("#8a4b00")
-            return QColor("#1b6e35") if row["is_correct"] else QColor("#b3261e")
+                return QColor(AMBER)
+            return QColor(GREEN) if row["is_correct"] else QColor(RED)
         return None
 
     def _display(self, row: dict[str, Any], key: str) -> str:
         if key == "created":
             return local_time(row["created"])
-        if key == "result":
+        if key == "is_correct":  # the verdict, which the other flags qualify
             if row.get("noted"):  # a note was shown: an error §A13 does not label, neither correct nor out of scope
                 return self.tr("noted")
             if row["out_of_scope"]:

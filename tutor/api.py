@@ -29,14 +29,12 @@ from tutor.errors import InputError
 from tutor.judge.in_turn import judge_in_turn
 from tutor.judge.judge import Calibration, Judge
 from tutor.judge.result import Judged
-from tutor.output_contract import validate_output
+from tutor.limits import MAX_SENTENCE_CHARS, MAX_TEXT_CHARS
+from tutor.output_contract import reported_confidence, validate_output
 from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT, CorrectionResult, Timings
 from tutor.text.check import Checked, CheckResult, Finding
 from tutor.text.sentences import split_sentences
 from tutor.text.walk import walk_text
-
-MAX_SENTENCE_CHARS = 1000
-
 
 WARM_UP_SENTENCE = "My friend go to school by bus every day."  # any sentence with a verb slot to judge
 
@@ -91,9 +89,6 @@ def check_sentence(sentence: object) -> str:
     if not any(c.isalpha() for c in text):
         raise InputError("the sentence has no words: type one English sentence to correct")
     return text
-
-
-MAX_TEXT_CHARS = 2000
 
 
 def check_text(text: object) -> str:
@@ -236,7 +231,7 @@ class Tutor:
         gen = self.answer_decoder.decode(original, answer, temperature=st.temperature, seed=st.seed,
                                          jump_forward=st.jump_forward, on_token=on_token)
         output = json.loads(gen.text)
-        output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
+        output["confidence"] = reported_confidence(confidence)
         validate_output(output)
         en, es = explain_candidate(answer)
         mask_us = [ns / 1000 for ns in gen.mask_ns]
@@ -265,7 +260,7 @@ class Tutor:
         en, es = explain_candidate(best)
         output = {"original": original, "verb": cell.verb, "tense": cell.tense, "person": cell.person,
                   "correct_form": best.correct_form or cell.correct_form, "spanish": cell.spanish[0],
-                  "confidence": min(round(probability, 4), 0.9999)}
+                  "confidence": reported_confidence(probability)}
         return CorrectionResult(
             original=original, output=output, out_of_scope=False, is_correct=False, confidence=probability,
             error_span=best.written, error_start=best.start, error_end=best.end, explanation_en=en,
@@ -304,7 +299,9 @@ class Tutor:
                 en, es = explain_candidate(best)
                 cell = best.cell
                 result.findings.append(Finding(
-                    js.sentence, cell.verb, cell.tense, cell.person, best.correct_form or cell.correct_form,
-                    cell.spanish[0], lo, hi, text[lo:hi], p, en, es, sure=self.judge.is_sure(p)))
+                    original=js.sentence, verb=cell.verb, tense=cell.tense, person=cell.person,
+                    correct_form=best.correct_form or cell.correct_form, spanish=cell.spanish[0], start=lo, end=hi,
+                    written=text[lo:hi], confidence=p, explanation_en=en, explanation_es=es,
+                    sure=self.judge.is_sure(p)))
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
         return result

@@ -11,8 +11,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tutor.limits import MAX_SENTENCE_CHARS
 from tutor.resources import grammar_path
 from tutor.scope import load_scope
+
+MAX_CONFIDENCE = 0.9999  # the highest confidence an output reports: a probability, never 1 by rounding
+
+
+def reported_confidence(probability: float) -> float:
+    """Return a probability as an output's `confidence`: four decimals, at most MAX_CONFIDENCE."""
+    return min(round(probability, 4), MAX_CONFIDENCE)
 
 
 class OutputError(ValueError):
@@ -24,7 +32,7 @@ class Correction(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    original: str = Field(min_length=1, max_length=1000)
+    original: str = Field(min_length=1, max_length=MAX_SENTENCE_CHARS)
     verb: str
     tense: str
     person: str
@@ -59,7 +67,7 @@ class Abstention(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    original: str = Field(max_length=1000)
+    original: str = Field(max_length=MAX_SENTENCE_CHARS)
     out_of_scope: Literal[True]
 
 

@@ -286,46 +286,6 @@
 <context>
     <name>HistoryModel</name>
     <message>
-        <location filename="../models.py" line="126" />
-        <source>Learner</source>
-        <translation>Alumno</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="127" />
-        <source>When</source>
-        <translation>Cuándo</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="128" />
-        <source>Sentence</source>
-        <translation>Frase</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="129" />
-        <source>Verb</source>
-        <translation>Verbo</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="130" />
-        <source>Tense</source>
-        <translation>Tiempo</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="131" />
-        <source>Person</source>
-        <translation>Persona</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="132" />
-        <source>Correct form</source>
-        <translation>Forma correcta</translation>
-    </message>
-    <message>
-        <location filename="../models.py" line="133" />
-        <source>Result</source>
-        <translation>Resultado</translation>
-    </message>
-    <message>
         <location filename="../models.py" line="169" />
         <source>out of scope</source>
         <translation>fuera de alcance</translation>

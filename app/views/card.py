@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from app.colours import AMBER, BLUE, GREEN, GREY, RED
 from app.labels import person_label, tense_label
 from app.translation import ui_is_spanish
 from app.views.flow import FlowLayout
@@ -17,9 +18,6 @@ from tutor.result import PLURAL_SUBJECT, CorrectionResult
 from tutor.scope import load_scope
 from tutor.text.notes import Note, notes_for
 from tutor.tutoring import shown_as_note
-
-RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
-
 
 _EMPHASIS = re.compile(r"\*([^*\n]+)\*")
 

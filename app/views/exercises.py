@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.colours import RED
 from app.errors import describe
 from app.labels import error_type_label, person_label, tense_label, week_label
 from app.translation import ui_is_spanish
@@ -431,7 +432,7 @@ class ExercisesView(QWidget):
             verdict = (f"<b style='color:{MASTERED.name()}'>{escape(self.tr('Right!'))}</b> {escape(result['answer'])}"
                        f" · {escape(self.comes_back(parse_stamp(result['due']), datetime.now(UTC)))}")
         else:
-            verdict = (f"<b style='color:#b3261e'>{escape(self.tr('Not quite.'))}</b> " + escape(self.tr(
+            verdict = (f"<b style='color:{RED}'>{escape(self.tr('Not quite.'))}</b> " + escape(self.tr(
                 "The answer is {0} (you wrote {1}). This card stays due and comes back.").format(
                 result["answer"], result["given"])))
         self.feedback.setText(f"{verdict}<br>{_emphasis(first)}<br><span style='color:#555'>{_emphasis(second)}"

@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from app.colours import AMBER, BLUE, GREEN, GREY, RED
 from app.labels import person_label, tense_label
 from app.translation import ui_is_spanish
 from app.views.card import Chip, emphasised
@@ -20,8 +21,6 @@ from app.views.flow import FlowLayout
 from app.views.panel import Panel, set_text_colour
 from tutor.text.check import Finding, replacement_text
 from tutor.text.notes import Note
-
-RED, GREEN, AMBER, GREY, BLUE = "#b3261e", "#1b6e35", "#8a4b00", "#4a4a4a", "#1f4f99"
 
 
 def _label(parent: QWidget) -> QLabel:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app import worker
+from app.colours import RED
 from app.errors import describe
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
@@ -45,7 +46,7 @@ class NewLearnerDialog(QDialog):
         self.pin.setAccessibleName(self.tr("PIN (optional)"))
         self.pin.setPlaceholderText(self.tr("optional"))
         self.error = QLabel(self)
-        set_text_colour(self.error, "#b3261e")
+        set_text_colour(self.error, RED)
         self.error.setWordWrap(True)
         form = QFormLayout()
         name_label = QLabel(self.tr("&Name:"), self)
@@ -97,7 +98,7 @@ class PinDialog(QDialog):
         label.setBuddy(self.pin)
         label.setWordWrap(True)
         self.error = QLabel(self)
-        set_text_colour(self.error, "#b3261e")
+        set_text_colour(self.error, RED)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )

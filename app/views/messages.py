@@ -15,14 +15,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.colours import AMBER, AMBER_BACKGROUND, BLUE, BLUE_BACKGROUND, RED, RED_BACKGROUND
 from app.views.panel import Panel, set_text_colour
 
 Text = str | Callable[[], str]  # a string, or a function that returns it in the current language
 
 _STYLES = {
-    "error": ("#fdecea", "#b3261e"),
-    "warning": ("#fff4e0", "#8a4b00"),
-    "info": ("#e8f0fe", "#1f4f99"),
+    "error": (RED_BACKGROUND, RED),
+    "warning": (AMBER_BACKGROUND, AMBER),
+    "info": (BLUE_BACKGROUND, BLUE),
 }
 
 

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.colours import AMBER
 from app.views.card import ResultCard
 from app.views.panel import Panel, set_text_colour
-from tutor.api import MAX_SENTENCE_CHARS
+from tutor.limits import MAX_SENTENCE_CHARS
 
 _FIELD = re.compile(r'"(\w+)":\s*"([^"]*)"')
 
@@ -103,7 +104,7 @@ class PracticeView(QWidget):
         self.counter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
-        set_text_colour(self.hint, "#8a4b00")
+        set_text_colour(self.hint, AMBER)
         self.hint.hide()
         self.hint_kind = ""
         self.correct_button = QPushButton(self)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.colours import GREEN, GREY, RED
 from app.errors import describe
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
@@ -168,7 +169,7 @@ class SettingsDialog(QDialog):
         choice = self.chosen_model()
         self.model_ok = False
         self._ok_button().setEnabled(False)
-        set_text_colour(self.model_status, "#4a4a4a")
+        set_text_colour(self.model_status, GREY)
         self.model_status.setText(self.tr("Checking the model file…"))
         self.sha256.setText(self.tr("not verified"))
 
@@ -177,7 +178,7 @@ class SettingsDialog(QDialog):
                 return
             self.model_ok = True
             self._ok_button().setEnabled(True)
-            set_text_colour(self.model_status, "#1b6e35")
+            set_text_colour(self.model_status, GREEN)
             self.model_status.setText(
                 self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, model.licence)
             )
@@ -190,7 +191,7 @@ class SettingsDialog(QDialog):
         def failed(exc: Exception) -> None:
             if choice != self.chosen_model():
                 return
-            set_text_colour(self.model_status, "#b3261e")
+            set_text_colour(self.model_status, RED)
             self.model_status.setText(describe(exc, self.tr("checking the model")))
             self.adjustSize()
             self.verified.emit(False)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.colours import AMBER, AMBER_BACKGROUND, RED
 from app.errors import describe
 from app.labels import person_label, tense_label, week_label
 from app.settings import AppSettings
@@ -63,7 +64,7 @@ class LockPage(QWidget):
         self.passphrase_label.setBuddy(self.passphrase)
         self.error = QLabel(self)
         self.error.setWordWrap(True)
-        set_text_colour(self.error, "#b3261e")
+        set_text_colour(self.error, RED)
         self.button = QPushButton(self)
         form = QFormLayout()
         form.addRow(self.passphrase_label, self.passphrase)
@@ -190,7 +191,7 @@ class SetPassphraseDialog(QDialog):
         note.setWordWrap(True)
         self.error = QLabel(self)
         self.error.setWordWrap(True)
-        set_text_colour(self.error, "#b3261e")
+        set_text_colour(self.error, RED)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -292,10 +293,10 @@ class Dashboard(QWidget):
         # Shown while no teacher passphrase is set: a banner above the learners and the sub-tabs, wrapped, so
         # the whole warning is read and the Statistics / History / Latency tabs keep their room.
         self.open_banner = Panel(self, radius=4)
-        self.open_banner.set_colours("#fff4e0", "#8a4b00")
+        self.open_banner.set_colours(AMBER_BACKGROUND, AMBER)
         self.open_warning = QLabel(self.open_banner)
         self.open_warning.setWordWrap(True)
-        set_text_colour(self.open_warning, "#8a4b00")
+        set_text_colour(self.open_warning, AMBER)
         banner_layout = QHBoxLayout(self.open_banner)
         banner_layout.setContentsMargins(10, 6, 10, 6)
         banner_layout.addWidget(self.open_warning)

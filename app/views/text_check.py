@@ -35,13 +35,12 @@ from PySide6.QtWidgets import (
 )
 
 from app import worker
+from app.colours import AMBER, GREY, RED
 from app.errors import describe
 from app.translation import ui_is_spanish
 from app.views.finding_card import FindingCard
 from app.views.panel import set_text_colour
 from app.views.text_findings import (
-    AMBER,
-    RED,
     FindingsModel,
     NotesModel,
     apply_findings,
@@ -49,8 +48,8 @@ from app.views.text_findings import (
     shift_after,
     utf16_position,
 )
-from tutor.api import MAX_TEXT_CHARS
 from tutor.errors import InputError
+from tutor.limits import MAX_TEXT_CHARS
 from tutor.text.check import CheckResult, Finding, replacement_text
 from tutor.text.incremental import Edit, IncrementalChecker
 from tutor.tutoring import Recorded
@@ -768,7 +767,7 @@ class TextCheckView(QWidget):
         count = len(text)
         self.counter.setText(self.tr("{0} / {1}").format(number(count), number(MAX_TEXT_CHARS)))
         self.counter.setAccessibleName(self.tr("{0} of {1} characters used").format(count, MAX_TEXT_CHARS))
-        set_text_colour(self.counter, RED if count > MAX_TEXT_CHARS else "#4a4a4a")
+        set_text_colour(self.counter, RED if count > MAX_TEXT_CHARS else GREY)
         if count > MAX_TEXT_CHARS:
             self.show_hint(self.tr(
                 "The text is {0} characters long; I check up to {1} at a time. Nothing was cut: shorten it or"

@@ -12,10 +12,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from app.colours import AMBER, BLUE, RED
 from tutor.text.check import Finding, replacement_text
 from tutor.text.notes import Note
-
-RED, AMBER, BLUE = "#b3261e", "#8a4b00", "#1f4f99"
 
 Index = QModelIndex | QPersistentModelIndex
 

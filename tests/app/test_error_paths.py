@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from tutor.api import MAX_SENTENCE_CHARS
+from tutor.limits import MAX_SENTENCE_CHARS
 
 
 def press_ctrl_enter(qtbot, window) -> None:

@@ -15,7 +15,7 @@ NOT_SURE = "I am study English now."  # the bundled model's judge is below its t
 
 def result_cell(window) -> str:
     model = window.history.model
-    column = model.columns().index("result")
+    column = model.columns().index("is_correct")
     return model.data(model.index(0, column))
 
 

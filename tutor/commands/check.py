@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def read_text_file(name: str) -> str:
     """Return a UTF-8 text file's text exactly as written (CRLF kept, so offsets point into the file; a BOM
     dropped); InputError for a folder, a missing or unreadable file, or bytes that are not UTF-8."""
-    from tutor.api import MAX_TEXT_CHARS
+    from tutor.limits import MAX_TEXT_CHARS
 
     path = Path(name)
     if path.is_dir():

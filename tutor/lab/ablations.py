@@ -25,7 +25,7 @@ from tutor.a13.explain import explain
 from tutor.a13.prompt import answer_json
 from tutor.api import check_sentence
 from tutor.engine.choices import ChoiceMatcher, PinnedPrefixMatcher
-from tutor.output_contract import validate_output
+from tutor.output_contract import reported_confidence, validate_output
 from tutor.result import CorrectionResult, Timings
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class Ablation:
         opt = answer.option
         output = {"original": original}
         output.update(answer.fields(private=False))
-        output["confidence"] = min(round(confidence, 4), 0.9999)  # a probability, never 1 by rounding
+        output["confidence"] = reported_confidence(confidence)
         validate_output(output)
         en, es = explain(opt)
         tutor = self.tutor

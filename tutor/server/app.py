@@ -26,6 +26,7 @@ from tutor import __version__
 from tutor.api import check_sentence, check_text
 from tutor.errors import InputError, StoreError, TutorError
 from tutor.jsontext import BadJSON, loads
+from tutor.limits import MAX_BODY_BYTES
 from tutor.result import CorrectionResult
 from tutor.server import practice_routes, records
 from tutor.server.access import LEARNER_KEY_HEADER, TEACHER_HEADER, Access, Forbidden, Writer
@@ -37,7 +38,6 @@ from tutor.store.lock import Throttled
 if TYPE_CHECKING:
     from tutor.store import Store
 
-MAX_BODY_BYTES = 16 * 1024
 BODY_TIMEOUT_S = 15.0  # the whole body must arrive within this; a client dribbling bytes gets 408
 
 

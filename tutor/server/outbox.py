@@ -12,14 +12,13 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tutor.limits import MAX_UPLOAD_BYTES
 from tutor.server.keys import StoreKeyRing
 from tutor.store.bundle import make_bundle
 
 if TYPE_CHECKING:
     from tutor.server.client import ClassClient
     from tutor.store import Store
-
-MAX_UPLOAD_BYTES = 15 * 1024  # under the server's 16 kB body limit, with room for the bundle's head
 
 
 @dataclass

@@ -11,6 +11,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import ConflictError, TutorError
+from tutor.record import FIELDS
 from tutor.result import CorrectionResult, Timings
 from tutor.store.records import check_results
 
@@ -53,28 +54,23 @@ def finding_results(checked: Any, info: ModelInfo) -> list[CorrectionResult]:
     return check_results(checked, model_sha256=info.sha256, settings=info.settings)
 
 
+# What a correction carries in a detail answer besides the timings: the record's fields the result holds.
+_CARRIED: tuple[str, ...] = tuple(f.name for f in FIELDS if f.source == "result")
+
+
 def detail(result: CorrectionResult, row_id: str) -> dict[str, Any]:
     """Return what the app's card needs besides the §A13 object (POST /v1/correct?detail=true)."""
-    return {"id": row_id, "output": result.output, "out_of_scope": result.out_of_scope,
-            "is_correct": result.is_correct, "confidence": result.confidence, "error_span": result.error_span,
-            "error_start": result.error_start, "error_end": result.error_end,
-            "explanation_en": result.explanation_en, "explanation_es": result.explanation_es,
-            "timings": result.timings.to_dict(), "model_name": result.model_name,
-            "model_sha256": result.model_sha256, "settings": result.settings,
-            "out_of_scope_reason": result.out_of_scope_reason, "not_sure": result.not_sure, "noted": result.noted}
+    return {"id": row_id, **{name: getattr(result, name) for name in _CARRIED},
+            "timings": result.timings.to_dict(), "out_of_scope_reason": result.out_of_scope_reason}
 
 
 def from_detail(value: dict[str, Any]) -> CorrectionResult:
-    """Return the CorrectionResult that detail() described (the app keeps it in its local store)."""
-    return CorrectionResult(
-        original=value["output"]["original"], output=value["output"], out_of_scope=value["out_of_scope"],
-        is_correct=value["is_correct"], confidence=value["confidence"], error_span=value["error_span"],
-        error_start=value["error_start"], error_end=value["error_end"],
-        explanation_en=value["explanation_en"], explanation_es=value["explanation_es"],
-        timings=Timings(**value["timings"]), model_name=value["model_name"],
-        model_sha256=value["model_sha256"], settings=value["settings"],
-        out_of_scope_reason=str(value.get("out_of_scope_reason") or ""),  # a server before issue 20 sends none
-        not_sure=bool(value.get("not_sure")), noted=bool(value.get("noted")))  # nor before issue 31
+    """Return the CorrectionResult that detail() described (the app keeps it in its local store); a field an
+    older server does not send keeps the result's default."""
+    known = {name: value[name] for name in _CARRIED if name in value}
+    known["original"] = value["output"]["original"]
+    return CorrectionResult(**known, timings=Timings(**value["timings"]),
+                            out_of_scope_reason=str(value.get("out_of_scope_reason") or ""))
 
 
 def learners(store: Store) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from typing import IO, TYPE_CHECKING, Any
 from tutor import __version__
 from tutor.errors import StoreError
 from tutor.jsontext import BadJSON, loads
+from tutor.record import BUNDLE_KEYS, FIELDS, REQUIRED_BUNDLE_KEYS
 from tutor.store import practice_rows, queries, schema
 from tutor.store.bundle_rows import BundleRowError, check_learner, check_row
 from tutor.store.export import rows as history_rows
@@ -35,23 +36,18 @@ from tutor.store.export import snapshot
 from tutor.store.lock import unknown_learner
 from tutor.store.names import clean_name, name_key
 from tutor.store.paths import open_private
-from tutor.store.records import CORRECTION_COLUMNS, HISTORY_COLUMNS, history_row, utc_stamp
+from tutor.store.records import history_row, utc_stamp
 
 if TYPE_CHECKING:
     from tutor.store.store import Learner, Store
 
 FORMAT_NAME = "grammar-tutor-bundle"
 FORMAT_VERSION = 1
-# A bundle row is a history row without the learner's display name (the learner is named once, on top).
-ROW_KEYS: tuple[str, ...] = tuple(key for key in HISTORY_COLUMNS if key != "learner")
-# What every bundle row has (format version 1); columns added later are optional, so older bundles import.
 MAX_BUNDLE_BYTES = 64 * 2**20  # about 35,000 corrections; a bigger file is refused before it is read
-REQUIRED_KEYS: tuple[str, ...] = (
-    "id", "created", "original", "verb", "tense", "person", "correct_form", "spanish", "out_of_scope",
-    "is_correct", "confidence", "error_span", "error_start", "error_end", "explanation_en", "explanation_es",
-    "model_name", "model_sha256", "settings", "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us",
-    "mask_max_us", "tokens_sampled", "tokens_forced", "total_ms", "output",
-)
+# A bundle row is a history row without the learner's display name (the learner is named once, on top).
+ROW_KEYS: tuple[str, ...] = BUNDLE_KEYS
+# What every bundle row has (format version 1); fields added later are optional, so older bundles import.
+REQUIRED_KEYS: tuple[str, ...] = REQUIRED_BUNDLE_KEYS
 _LOOKUP_CHUNK = 500
 
 
@@ -305,10 +301,6 @@ def _same(known: dict[str, Any], row: dict[str, Any], learner_uuid: str) -> bool
 
 
 def _insert_values(row: dict[str, Any], learner_id: int) -> dict[str, Any]:
-    values = {key: row[key] for key in CORRECTION_COLUMNS if key in row}
+    values = {f.stored_as: f.to_column(row[f.name]) for f in FIELDS if f.bundled and f.name in row}
     values["learner_id"] = learner_id
-    values["out_of_scope"] = int(row["out_of_scope"])
-    values["is_correct"] = int(row["is_correct"])
-    values["settings"] = json.dumps(row["settings"], sort_keys=True)
-    values["output_json"] = json.dumps(row["output"], ensure_ascii=False)
     return values

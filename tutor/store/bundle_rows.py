@@ -13,26 +13,25 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator, model_validator
 
 from tutor.errors import StoreError
 from tutor.output_contract import OutputError, validate_output
+from tutor.record import BUNDLE_KEYS, FIELDS, MAX_LABEL, REQUIRED
+from tutor.record import Field as RecordField
 from tutor.scope import load_scope
 from tutor.store.names import clean_name
 from tutor.store.records import TIMESTAMP_FORMAT
 
-MAX_TEXT = 2000  # the longest text `check` takes; a sentence is at most 1,000 characters
-MAX_LABEL = 200  # model names and the like
 MAX_SETTINGS = 64  # keys in a row's decoder settings
 FUTURE_SLACK = timedelta(days=1)  # clocks on learners' laptops may be a little ahead
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _SHA256 = re.compile(r"^([0-9a-f]{64})?$")
 
+_A13_KEYS = tuple(f.name for f in FIELDS if f.source == "output")  # the columns that repeat the §A13 object
 SQLITE_MAX_INT = 2**63 - 1  # the largest integer SQLite keeps; a larger one would end the import in an OverflowError
-Ms = Field(default=None, ge=0, le=SQLITE_MAX_INT, allow_inf_nan=False)
-Count = Field(default=None, ge=0, le=SQLITE_MAX_INT)
 
 
 class BundleRowError(ValueError):
@@ -64,45 +63,12 @@ def check_stamp(value: Any, what: str) -> str:
     return value
 
 
-class _Row(BaseModel):
-    """One bundle row as the store keeps it (strict types: no "slow" for a number, no 1 for true)."""
+class _Checks(BaseModel):
+    """What a bundle row must be beyond each field's type and limits (its fields come from tutor.record)."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
-    id: str
-    created: str
-    original: str = Field(min_length=1, max_length=MAX_TEXT)
-    verb: str | None
-    tense: str | None
-    person: str | None
-    correct_form: str | None
-    spanish: str | None
-    out_of_scope: bool
-    is_correct: bool
-    confidence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
-    error_span: str | None = Field(max_length=MAX_TEXT)
-    error_start: int | None = Field(ge=0, le=MAX_TEXT)
-    error_end: int | None = Field(ge=0, le=MAX_TEXT)
-    explanation_en: str | None = Field(max_length=4 * MAX_TEXT)
-    explanation_es: str | None = Field(max_length=4 * MAX_TEXT)
-    model_name: str | None = Field(max_length=MAX_LABEL)
-    model_sha256: str | None
-    settings: dict[str, Any]
-    prompt_ms: float | None = Ms
-    forward_ms: float | None = Ms
-    mask_p50_us: float | None = Ms
-    mask_p99_us: float | None = Ms
-    mask_max_us: float | None = Ms
-    tokens_sampled: int | None = Count
-    tokens_forced: int | None = Count
-    total_ms: float | None = Ms
-    kind: Literal["correct", "check", "review"] = "correct"
-    source_text: str | None = Field(default=None, max_length=MAX_TEXT)
-    not_sure: bool = False
-    noted: bool = False
-    output: dict[str, Any]
-
-    @field_validator("id")
+    @field_validator("id", check_fields=False)
     @classmethod
     def _row_uuid(cls, value: str) -> str:
         found = canonical_uuid(value)
@@ -110,19 +76,19 @@ class _Row(BaseModel):
             raise ValueError(f"{value[:60]!r} is not a UUID")
         return found
 
-    @field_validator("created")
+    @field_validator("created", check_fields=False)
     @classmethod
     def _created(cls, value: str) -> str:
         return check_stamp(value, "the time")
 
-    @field_validator("model_sha256")
+    @field_validator("model_sha256", check_fields=False)
     @classmethod
     def _sha(cls, value: str | None) -> str | None:
         if value is not None and not _SHA256.match(value):
             raise ValueError("is not a sha256 (64 lower-case hex digits) or empty")
         return value
 
-    @field_validator("settings")
+    @field_validator("settings", check_fields=False)
     @classmethod
     def _settings(cls, value: dict[str, Any]) -> dict[str, Any]:
         if len(value) > MAX_SETTINGS:
@@ -136,7 +102,7 @@ class _Row(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _consistent(self) -> _Row:
+    def _consistent(self) -> Any:
         """The output object is a §A13 answer for this sentence, and the columns say the same as it does."""
         try:
             validate_output(self.output)
@@ -144,13 +110,12 @@ class _Row(BaseModel):
             raise ValueError(f"its output is not a §A13 answer ({exc})") from None
         if self.output["original"] != self.original:
             raise ValueError("its output's original is not the row's sentence")
-        fields = (self.verb, self.tense, self.person, self.correct_form, self.spanish)
+        fields = tuple(getattr(self, key) for key in _A13_KEYS)
         if self.out_of_scope:
             if self.output.get("out_of_scope") is not True or any(f is not None for f in fields):
                 raise ValueError("it is out of scope but carries §A13 fields")
         else:
-            keys = ("verb", "tense", "person", "correct_form", "spanish")
-            if self.output.get("out_of_scope") or tuple(self.output.get(k) for k in keys) != fields:
+            if self.output.get("out_of_scope") or tuple(self.output.get(k) for k in _A13_KEYS) != fields:
                 raise ValueError("its verb, tense, person, correct_form or spanish differ from its output")
             cell = load_scope().cells.get((self.verb, self.tense, self.person))
             if cell is None or self.correct_form not in cell.english or self.spanish not in cell.spanish:
@@ -163,11 +128,26 @@ class _Row(BaseModel):
         return self
 
 
+def _field(f: RecordField) -> Any:
+    """Return (type, pydantic Field) for one record field in a bundle row."""
+    if f.default is REQUIRED:
+        return f.annotation(), Field(**f.limits)
+    return f.annotation(), Field(default=f.default, **f.limits)
+
+
+# One bundle row as the store keeps it (strict types: no "slow" for a number, no 1 for true).
+_Row = create_model("_Row", __base__=_Checks, **{f.name: _field(f) for f in FIELDS if f.bundled})
+
+
 def check_row(row: Any) -> dict[str, Any]:
     """Return the row with its UUID in the store's spelling and its numbers as the store keeps them;
     BundleRowError naming the first field that is wrong."""
     if not isinstance(row, dict):
         raise BundleRowError("is not an object")
+    unknown = [str(key)[:40] for key in row if key not in BUNDLE_KEYS]
+    if unknown:
+        raise BundleRowError(f"{unknown[0]!r} is not a field of a correction this grammar-tutor knows (a newer "
+                             "grammar-tutor wrote the file, or it was changed by hand); update grammar-tutor")
     try:
         checked = _Row.model_validate(row)
     except ValidationError as exc:

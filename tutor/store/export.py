@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from tutor.errors import StoreError
+from tutor.record import BY_NAME, EXPORTED_KEYS, Field
 from tutor.store import queries, schema
 from tutor.store.db import Connections, translated
 from tutor.store.paths import open_private
-from tutor.store.records import HISTORY_COLUMNS, Learner, utc_stamp
+from tutor.store.records import Learner, utc_stamp
 
 
 class Store(Protocol):
@@ -31,8 +32,9 @@ class Store(Protocol):
 FORMATS = ("csv", "json")
 JSON_FORMAT_NAME = "grammar-tutor-history"
 JSON_FORMAT_VERSION = 1
-# CSV: one column per field; `settings` and `output` hold JSON text.
-CSV_COLUMNS: tuple[str, ...] = HISTORY_COLUMNS
+# CSV: one column per exported field of the record; flags are 0/1, `settings` and `output` hold JSON text.
+CSV_COLUMNS: tuple[str, ...] = EXPORTED_KEYS
+_EXPORTED: tuple[Field, ...] = tuple(BY_NAME[key] for key in EXPORTED_KEYS)
 _PAGE = 1000
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -84,12 +86,7 @@ def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
     writer.writeheader()
     n = 0
     for row in items:
-        flat = dict(row)
-        flat["settings"] = json.dumps(row["settings"], sort_keys=True, ensure_ascii=False)
-        flat["output"] = json.dumps(row["output"], ensure_ascii=False)
-        flat["out_of_scope"] = int(row["out_of_scope"])
-        flat["is_correct"] = int(row["is_correct"])
-        writer.writerow({key: spreadsheet_safe(value) for key, value in flat.items()})
+        writer.writerow({f.name: spreadsheet_safe(f.to_column(row[f.name])) for f in _EXPORTED})
         n += 1
     return n
 
@@ -101,7 +98,7 @@ def write_json(items: Iterator[dict[str, Any]], fh: IO[str], learner: str | None
     fh.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "corrections": [')
     n = 0
     for row in items:
-        fh.write(("," if n else "") + "\n  " + json.dumps(row, ensure_ascii=False))
+        fh.write(("," if n else "") + "\n  " + json.dumps({key: row[key] for key in EXPORTED_KEYS}, ensure_ascii=False))
         n += 1
     fh.write("\n]}\n" if n else "]}\n")
     return n

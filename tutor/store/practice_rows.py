@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tutor.errors import StoreError
+from tutor.limits import MAX_TEXT_CHARS  # a card or answer in a section carries at most a checked text
 from tutor.scope import load_scope
 from tutor.scoring import norm
 from tutor.store import queries, schema
@@ -40,7 +41,6 @@ REVIEW_KEYS: tuple[str, ...] = ("id", "card_id", "reviewed", "given", "correct",
 SOURCE_KEYS: tuple[str, ...] = ("correction_id", "built", "cards")
 # A card in a section: the `cards` row less the local learner id; `accepted` as a list.
 CARD_KEYS: tuple[str, ...] = tuple(key for key in CARD_COLUMNS if key != "learner_id")
-MAX_TEXT = 2000  # the longest text a card or answer in a section may carry
 CARD_ORIGINS = ("mistake", "other person", "other verb")  # the learner's own sentence, or a variant of it
 HINT_KINDS = ("base", "written")  # what the hint in brackets shows: the base form, or what the learner wrote
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
@@ -241,7 +241,7 @@ def merge(db: Any, learner_id: int, value: dict[str, Any]) -> PracticeSummary:
         added = db.conn.execute(
             f"INSERT OR IGNORE INTO {schema.CARD_REVIEWS} (id, card_id, learner_id, reviewed, given, correct, rating)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [review["id"], review["card_id"], learner_id, review["reviewed"], review["given"][:MAX_TEXT],
+            [review["id"], review["card_id"], learner_id, review["reviewed"], review["given"][:MAX_TEXT_CHARS],
              int(review["correct"]), review["rating"]]).rowcount
         summary.reviews_new += added
     for source in value.get("sources", []):
@@ -303,7 +303,7 @@ def _card_problem(card: Any) -> str | None:
     if card["origin"] not in CARD_ORIGINS or card["hint_kind"] not in HINT_KINDS:
         return "has an unknown origin or hint"
     texts = ("before", "after", "hint", "answer", "explanation_en", "explanation_es")
-    if any(not isinstance(card[key], str) or len(card[key]) > MAX_TEXT for key in texts):
+    if any(not isinstance(card[key], str) or len(card[key]) > MAX_TEXT_CHARS for key in texts):
         return "has a text field that is not text (or is too long)"
     accepted = card["accepted"]
     if not isinstance(accepted, list) or not accepted or not all(isinstance(a, str) for a in accepted):

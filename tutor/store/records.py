@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import uuid
 from array import array
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from tutor.record import BY_NAME, FIELDS, HISTORY_KEYS, STORED_COLUMNS, Field
 from tutor.result import CorrectionResult, Timings
 
 Learner = str | int  # a learner's name or id
@@ -16,51 +16,10 @@ Learner = str | int  # a learner's name or id
 # Fixed width, so text order is time order and range filters can use the index.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
-# Columns returned by the history queries, in display/export order.
-HISTORY_COLUMNS: tuple[str, ...] = (
-    "id",
-    "learner",
-    "created",
-    "original",
-    "verb",
-    "tense",
-    "person",
-    "correct_form",
-    "spanish",
-    "out_of_scope",
-    "is_correct",
-    "confidence",
-    "error_span",
-    "error_start",
-    "error_end",
-    "explanation_en",
-    "explanation_es",
-    "model_name",
-    "model_sha256",
-    "settings",
-    "prompt_ms",
-    "forward_ms",
-    "mask_p50_us",
-    "mask_p99_us",
-    "mask_max_us",
-    "tokens_sampled",
-    "tokens_forced",
-    "total_ms",
-    "kind",
-    "source_text",
-    "not_sure",
-    "noted",
-    "output",
-)
-_BOOLS = ("out_of_scope", "is_correct", "not_sure", "noted")
+# Columns returned by the history queries, in display/export order (the record's fields).
+HISTORY_COLUMNS: tuple[str, ...] = HISTORY_KEYS
 # Columns correction_row() fills (everything but the rowid `seq`).
-CORRECTION_COLUMNS: tuple[str, ...] = (
-    "id", "learner_id", "created", "original", "verb", "tense", "person", "correct_form", "spanish",
-    "out_of_scope", "is_correct", "confidence", "error_span", "error_start", "error_end",
-    "explanation_en", "explanation_es", "model_name", "model_sha256", "settings", "output_json",
-    "prompt_ms", "forward_ms", "mask_p50_us", "mask_p99_us", "mask_max_us", "tokens_sampled",
-    "tokens_forced", "total_ms", "kind", "source_text", "not_sure", "noted",
-)
+CORRECTION_COLUMNS: tuple[str, ...] = STORED_COLUMNS
 
 
 def utc_stamp(moment: datetime | None = None) -> str:
@@ -104,43 +63,23 @@ def correction_row(
     created: datetime | None = None,
 ) -> dict[str, Any]:
     """Return the `corrections` row for one result (a new UUID in `id`)."""
-    out = result.output
-    timings = result.timings
-    return {
-        "id": str(uuid.uuid4()),
-        "learner_id": learner_id,
-        "created": utc_stamp(created),
-        "original": result.original,
-        "verb": out.get("verb"),
-        "tense": out.get("tense"),
-        "person": out.get("person"),
-        "correct_form": out.get("correct_form"),
-        "spanish": out.get("spanish"),
-        "out_of_scope": int(bool(result.out_of_scope)),
-        "is_correct": int(bool(result.is_correct) and not result.noted),  # a noted error is never "correct"
-        "confidence": float(result.confidence),
-        "error_span": result.error_span,
-        "error_start": result.error_start,
-        "error_end": result.error_end,
-        "explanation_en": result.explanation_en,
-        "explanation_es": result.explanation_es,
-        "model_name": model_name if model_name is not None else result.model_name,
-        "model_sha256": model_sha256 if model_sha256 is not None else result.model_sha256,
-        "settings": json.dumps(settings if settings is not None else result.settings, sort_keys=True),
-        "output_json": json.dumps(out, ensure_ascii=False),
-        "prompt_ms": timings.prompt_ms,
-        "forward_ms": timings.forward_ms,
-        "mask_p50_us": timings.mask_p50_us,
-        "mask_p99_us": timings.mask_p99_us,
-        "mask_max_us": timings.mask_max_us,
-        "tokens_sampled": timings.tokens_sampled,
-        "tokens_forced": timings.tokens_forced,
-        "total_ms": timings.total_ms,
-        "kind": result.kind,
-        "source_text": result.source_text,
-        "not_sure": int(bool(result.not_sure)),
-        "noted": int(bool(result.noted)),
-    }
+    row = {f.stored_as: f.to_column(_value(f, result)) for f in FIELDS if f.source in ("result", "output", "timings")}
+    row["id"] = str(uuid.uuid4())
+    row["learner_id"] = learner_id
+    row["created"] = utc_stamp(created)
+    row["is_correct"] = int(bool(result.is_correct) and not result.noted)  # a noted error is never "correct"
+    row["model_name"] = model_name if model_name is not None else result.model_name
+    row["model_sha256"] = model_sha256 if model_sha256 is not None else result.model_sha256
+    if settings is not None:
+        row["settings"] = BY_NAME["settings"].to_column(settings)
+    return row
+
+
+def _value(f: Field, result: CorrectionResult) -> Any:
+    """Return the value a new row takes for `f` from the result, its §A13 output or its timings."""
+    if f.source == "output":
+        return result.output.get(f.name)
+    return getattr(result.timings if f.source == "timings" else result, f.name)
 
 
 def check_results(check: Any, *, model_sha256: str = "", settings: dict[str, Any] | None = None
@@ -179,10 +118,7 @@ def unpack_us(blob: bytes) -> list[float]:
 
 
 def history_row(row: dict[str, Any]) -> dict[str, Any]:
-    """Return a query row as the public history dict: flags as bools, settings and output parsed."""
-    out = {key: row.get(key) for key in HISTORY_COLUMNS if key != "output"}
-    for key in _BOOLS:
-        out[key] = bool(out[key])
-    out["settings"] = json.loads(row["settings"]) if row.get("settings") else {}
-    out["output"] = json.loads(row["output_json"])
-    return out
+    """Return a query row as the public history dict: flags as bools, settings and output parsed.
+
+    The query joins the learner's name in as `learner` (the table keeps their id)."""
+    return {f.name: f.from_column(row.get(f.name if f.source == "learner" else f.stored_as)) for f in FIELDS}

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.output_contract import reported_confidence
 from tutor.text.notes import Note
-
-MAX_TEXT_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class Finding:
         """Return the finding as one entry of `findings` in `check --jsonl` (stable keys)."""
         return {"original": self.original, "verb": self.verb, "tense": self.tense, "person": self.person,
                 "correct_form": self.correct_form, "spanish": self.spanish, "start": self.start, "end": self.end,
-                "written": self.written, "confidence": min(round(self.confidence, 4), 0.9999),
+                "written": self.written, "confidence": reported_confidence(self.confidence),
                 "explanation_en": self.explanation_en, "explanation_es": self.explanation_es}
 
 
