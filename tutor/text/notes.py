@@ -179,10 +179,7 @@ def _holds_a_verb(analysis: Any, start: int, end: int) -> bool:
 
     lex = lexicon()
     inside = [w for w in analysis.words if start <= w.start < end]
-    for before, word in itertools.pairwise(inside):
-        if lex.get(word.norm) and before.norm not in _DETERMINERS:
-            return True
-    return False
+    return any(lex.get(word.norm) and before.norm not in _DETERMINERS for before, word in itertools.pairwise(inside))
 
 
 _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our",
