@@ -144,8 +144,8 @@ def test_dashboard_lists_learners_and_charts_their_mistakes(qtbot, make_window, 
     assert dict(board.verb_chart.rows) == {"be": (1.0,), "go": (2.0,), "have": (1.0,)}
     assert ("past simple", (2.0,)) in board.tense_chart.rows
     weeks = dict(board.week_chart.rows)
-    assert weeks["01-05"] == (2.0, 2.0)  # Ana's goed and Ben's goes, both mistakes
-    assert weeks["01-12"] == (3.0, 1.0)
+    assert weeks["5 Jan"] == (2.0, 2.0)  # the week of Monday 5 January: Ana's goed and Ben's goes, both mistakes
+    assert weeks["12 Jan"] == (3.0, 1.0)
     latency = board.latency_text.text()
     assert "smollm2-135m: 5 corrections · 260 ms per correction (median)" in latency  # Ben's and Ana's 5
     assert "p50 3.0 µs" in latency  # these rows were sampled under the mask too
