@@ -45,6 +45,7 @@ class Field:
     bundled: bool = True  # in a bundle row (the learner is named once, on top of the bundle)
     shown: int = 0  # its place among History's columns (1 is the leftmost); 0: not shown
     header: tuple[str, str] = ("", "")  # its History column title in English and in Spanish
+    emphasis: bool = False  # a text with *emphasis* marks (an explanation): the CSV gives it as plain text
 
     @property
     def stored_as(self) -> str:
@@ -99,8 +100,8 @@ FIELDS: tuple[Field, ...] = (
     Field("error_span", str, "result", limits={"max_length": MAX_TEXT_CHARS}),
     Field("error_start", int, "result", limits={"ge": 0, "le": MAX_TEXT_CHARS}),
     Field("error_end", int, "result", limits={"ge": 0, "le": MAX_TEXT_CHARS}),
-    Field("explanation_en", str, "result", limits={"max_length": 4 * MAX_TEXT_CHARS}),
-    Field("explanation_es", str, "result", limits={"max_length": 4 * MAX_TEXT_CHARS}),
+    Field("explanation_en", str, "result", limits={"max_length": 4 * MAX_TEXT_CHARS}, emphasis=True),
+    Field("explanation_es", str, "result", limits={"max_length": 4 * MAX_TEXT_CHARS}, emphasis=True),
     Field("model_name", str, "result", limits={"max_length": MAX_LABEL}),
     Field("model_sha256", str, "result"),
     Field("settings", dict, "result", null=False, sorted_keys=True),

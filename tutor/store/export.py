@@ -6,6 +6,7 @@ import contextlib
 import csv
 import json
 import os
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,13 +81,22 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
+_EMPHASIS = re.compile(r"\*([^*\n]+)\*")
+
+
+def plain(value: Any) -> Any:
+    """Return an explanation without its *emphasis* marks (*went* -> went), as a spreadsheet shows text."""
+    return _EMPHASIS.sub(r"\1", value) if isinstance(value, str) else value
+
+
 def write_csv(items: Iterator[dict[str, Any]], fh: IO[str]) -> int:
     """Write rows as CSV with a header line, formulas neutralised; return how many rows were written."""
     writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     n = 0
     for row in items:
-        writer.writerow({f.name: spreadsheet_safe(f.to_column(row[f.name])) for f in _EXPORTED})
+        writer.writerow({f.name: spreadsheet_safe(plain(row[f.name]) if f.emphasis else f.to_column(row[f.name]))
+                         for f in _EXPORTED})
         n += 1
     return n
 

@@ -103,3 +103,21 @@ def test_export_is_a_snapshot_while_other_threads_write(store: Store) -> None:
     assert store.export("json", sink) == 1500
     assert store.count_history() == 1505
     assert "She came late" not in {c["original"] for c in json.loads(sink.getvalue())["corrections"]}
+
+
+def test_csv_explanations_are_plain_text_and_json_keeps_them_as_stored(store: Store, tmp_path: Path) -> None:
+    """A spreadsheet shows text as it is: the CSV drops an explanation's *emphasis* marks; the JSON export, read
+    by programs, keeps the stored text."""
+    from dataclasses import replace
+
+    result = replace(make_result(), explanation_en="With he / she / it, the present adds -s: *goes*.",
+                     explanation_es="Con he / she / it, el presente lleva -s: *goes*.")
+    store.save_correction(result, learner="Ana")
+    out = tmp_path / "ana.csv"
+    store.export("csv", out, learner="Ana")
+    [row] = list(csv.DictReader(out.open(encoding="utf-8", newline="")))
+    assert row["explanation_en"] == "With he / she / it, the present adds -s: goes."
+    assert row["explanation_es"].endswith("lleva -s: goes.")
+    buffer = io.StringIO()
+    store.export("json", buffer)
+    assert json.loads(buffer.getvalue())["corrections"][0]["explanation_en"].endswith("*goes*.")
