@@ -14,6 +14,7 @@ import json
 import time
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import numpy as np
 from tutor.a13.analysis import Analysis
 from tutor.a13.explain import explain_abstention, explain_candidate
 from tutor.analyser import Analyser
+from tutor.analyser import prepare as prepare_analyser
 from tutor.answer import AnswerDecoder
 from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
@@ -162,15 +164,25 @@ class Tutor:
         if progress:
             progress(0.05, "checking the model file")
         model_file = resolve(model)
-        if progress:
-            progress(0.2, "checking that the model runs on this computer")
-        ensure_model_runs(model_file.path, model_file.sha256)  # a native crash happens in a child, once
-        if progress:
-            progress(0.3, f"loading {model_file.name}")
-        llm = LoadedModel(model_file)
-        if progress:
-            progress(0.8, "reading the vocabulary")
-        tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+        # the parser and the word tables load beside the model (most of both loads wait in C, not holding the GIL)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-tutor-parser") as pool:
+            parser = pool.submit(prepare_analyser)
+            if progress:
+                progress(0.2, "checking that the model runs on this computer")
+            ensure_model_runs(model_file.path, model_file.sha256)  # a native crash happens in a child, once
+            if progress:
+                progress(0.3, f"loading {model_file.name}")
+            llm = LoadedModel(model_file)
+            if progress:
+                progress(0.8, "reading the vocabulary")
+            tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+            if progress:
+                progress(0.85, "loading the English parser")
+            try:
+                parser.result()
+            except BaseException:
+                llm.close()
+                raise
         if progress:
             progress(0.9, "warming up")
         tutor.warm_up()
@@ -185,7 +197,7 @@ class Tutor:
     def warm_up(self) -> None:
         """Do once, at load, what the first request would otherwise pay for.
 
-        One made-up sentence is judged: that loads the parser and runs the model's scoring path (its
+        One made-up sentence is judged: that runs the parser (loaded beside the model) and the model's scoring path (its
         buffers, and the weights' pages) once. A 2,000-character check right after loading took 2.2 s
         instead of 1.5 s without it (`grammar-tutor bench typing`). The few-shot prompt is not evaluated
         here: a judged answer is forced text, which the decoder never evaluates, and a sampled one
