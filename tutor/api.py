@@ -161,28 +161,30 @@ class Tutor:
         from tutor.decoding.llm import LoadedModel
         from tutor.decoding.preflight import ensure_model_runs
 
+        # the parser and the word tables load in a thread beside the model's checks and load (those wait in C
+        # without the GIL); an error before the model is there does not wait for the thread
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-tutor-parser")
+        parser = pool.submit(prepare_analyser)
+        pool.shutdown(wait=False)
         if progress:
             progress(0.05, "checking the model file")
         model_file = resolve(model)
-        # the parser and the word tables load beside the model (most of both loads wait in C, not holding the GIL)
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-tutor-parser") as pool:
-            parser = pool.submit(prepare_analyser)
-            if progress:
-                progress(0.2, "checking that the model runs on this computer")
-            ensure_model_runs(model_file.path, model_file.sha256)  # a native crash happens in a child, once
-            if progress:
-                progress(0.3, f"loading {model_file.name}")
-            llm = LoadedModel(model_file)
+        if progress:
+            progress(0.2, "checking that the model runs on this computer")
+        ensure_model_runs(model_file.path, model_file.sha256)  # a native crash happens in a child, once
+        if progress:
+            progress(0.3, f"loading {model_file.name}")
+        llm = LoadedModel(model_file)
+        try:
             if progress:
                 progress(0.8, "reading the vocabulary")
             tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
             if progress:
                 progress(0.85, "loading the English parser")
-            try:
-                parser.result()
-            except BaseException:
-                llm.close()
-                raise
+            parser.result()
+        except BaseException:
+            llm.close()
+            raise
         if progress:
             progress(0.9, "warming up")
         tutor.warm_up()
