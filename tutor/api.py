@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import time
 import unicodedata
 from collections.abc import Callable
@@ -160,6 +161,13 @@ class Tutor:
         """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
         from tutor.decoding.llm import LoadedModel
         from tutor.decoding.preflight import ensure_model_runs
+        from tutor.threads import started_before_waits
+
+        if started_before_waits():
+            logging.getLogger(__name__).warning(
+                "OpenMP (libgomp) was loaded before grammar-tutor set its wait policy (was torch imported first?): "
+                "the model's threads spin at every step and a check can take several times as long on a busy "
+                "machine. Set GOMP_SPINCOUNT=1000 in the environment before Python starts, or import tutor first.")
 
         # the parser and the word tables load in a thread beside the model's checks and load (those wait in C
         # without the GIL); an error before the model is there does not wait for the thread

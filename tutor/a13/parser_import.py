@@ -2,11 +2,11 @@
 
 spaCy's machine-learning library, thinc, imports torch whenever it is installed (thinc.compat: `import torch`, with no
 switch to turn it off), though the analyser's pipeline runs on numpy alone. With torch installed, as in many users'
-environments, that import took 5-11 s on a shared 2-core machine and brought torch's own copy of libgomp (its soname
-is libgomp.so.1, so whichever copy loads first also runs llama.cpp's OpenMP threads) with MKL and oneDNN; with torch
-imported first a text check took 2.2-3.1× as long (issue 33). So while spaCy and thinc are first imported,
-`import torch` fails as if torch were not installed: thinc records `has_torch = False` and never imports it. A process
-that imported torch before, or that sets GRAMMAR_TUTOR_ALLOW_TORCH=1, is left as it is. lemminflect imports spaCy
+environments, that import took 5-11 s on a shared 2-core machine and brought torch's own libgomp, MKL and oneDNN into
+the process. (What made checks 5-25× slower with `import torch` first was libgomp loaded before tutor set its OpenMP
+wait policy: tutor/threads.py.) So while spaCy and thinc are first imported, `import torch` fails as if torch were not
+installed: thinc records `has_torch = False` and never imports it. A process that imported torch before, or that sets
+GRAMMAR_TUTOR_ALLOW_TORCH=1, is left as it is. lemminflect imports spaCy
 when it is imported, so it is imported here too.
 """
 
