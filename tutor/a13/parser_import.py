@@ -6,8 +6,8 @@ environments, that import took 5-11 s on a shared 2-core machine and brought tor
 the process. (What made checks 5-25× slower with `import torch` first was libgomp loaded before tutor set its OpenMP
 wait policy: tutor/threads.py.) So while spaCy and thinc are first imported, `import torch` fails as if torch were not
 installed: thinc records `has_torch = False` and never imports it. A process that imported torch before, or that sets
-GRAMMAR_TUTOR_ALLOW_TORCH=1, is left as it is. lemminflect imports spaCy
-when it is imported, so it is imported here too.
+GRAMMAR_TUTOR_ALLOW_TORCH=1, is left as it is. lemminflect imports spaCy when it is
+imported, so it is imported here too.
 """
 
 from __future__ import annotations
