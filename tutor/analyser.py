@@ -14,6 +14,16 @@ from tutor.a13.analysis import Analysis, analyse, tokenize
 from tutor.judge.slots import Proposal, build_slots, tense_counts
 
 
+def prepare() -> None:
+    """Load what the first analysis reads: spaCy's pipeline and the word tables (tutor.a13.tables); seconds,
+    so `Tutor.load` runs this in a thread beside the model's load."""
+    from tutor.a13.syntax import pipeline
+    from tutor.a13.tables import tables
+
+    pipeline()
+    tables()
+
+
 @lru_cache(maxsize=2048)
 def analysed(sentence: str) -> Analysis:
     """Return `analyse(sentence)`, kept for the sentences read last: a re-check while typing reads every

@@ -43,7 +43,7 @@ class AnswerDecoder:
         self.llm = llm
         self.prompt_format = model_file.prompt_format
         folder = cache_dir()
-        self.vocabulary = Vocabulary.from_gguf(model_file.path, cache_dir=folder)
+        self.vocabulary = Vocabulary.from_gguf(model_file.path, cache_dir=folder, sha256=model_file.sha256)
         self.compiler = GrammarCompiler(self.vocabulary, cache_dir=folder)
         self.decoder = Decoder(llm)
         self._schema: CompiledGrammar | None = None

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import time
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ import numpy as np
 from tutor.a13.analysis import Analysis
 from tutor.a13.explain import explain_abstention, explain_candidate
 from tutor.analyser import Analyser
+from tutor.analyser import prepare as prepare_analyser
 from tutor.answer import AnswerDecoder
 from tutor.catalogue import ModelFile, resolve
 from tutor.errors import InputError
@@ -153,7 +156,19 @@ class Tutor:
         """Resolve, verify and load a model (catalogue name, GGUF path, or None for the default)."""
         from tutor.decoding.llm import LoadedModel
         from tutor.decoding.preflight import ensure_model_runs
+        from tutor.threads import started_before_waits
 
+        if started_before_waits():
+            logging.getLogger(__name__).warning(
+                "OpenMP (libgomp) was loaded before grammar-tutor set its wait policy (was torch imported first?): "
+                "the model's threads spin at every step and a check can take several times as long on a busy "
+                "machine. Set GOMP_SPINCOUNT=1000 in the environment before Python starts, or import tutor first.")
+
+        # the parser and the word tables load in a thread beside the model's checks and load (those wait in C
+        # without the GIL); an error before the model is there does not wait for the thread
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="grammar-tutor-parser")
+        parser = pool.submit(prepare_analyser)
+        pool.shutdown(wait=False)
         if progress:
             progress(0.05, "checking the model file")
         model_file = resolve(model)
@@ -163,9 +178,16 @@ class Tutor:
         if progress:
             progress(0.3, f"loading {model_file.name}")
         llm = LoadedModel(model_file)
-        if progress:
-            progress(0.8, "reading the vocabulary")
-        tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+        try:
+            if progress:
+                progress(0.8, "reading the vocabulary")
+            tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+            if progress:
+                progress(0.85, "loading the English parser")
+            parser.result()
+        except BaseException:
+            llm.close()
+            raise
         if progress:
             progress(0.9, "warming up")
         tutor.warm_up()
@@ -180,7 +202,7 @@ class Tutor:
     def warm_up(self) -> None:
         """Do once, at load, what the first request would otherwise pay for.
 
-        One made-up sentence is judged: that loads the parser and runs the model's scoring path (its
+        One made-up sentence is judged: that runs the parser (loaded beside the model) and the model's scoring path (its
         buffers, and the weights' pages) once. A 2,000-character check right after loading took 2.2 s
         instead of 1.5 s without it (`grammar-tutor bench typing`). The few-shot prompt is not evaluated
         here: a judged answer is forced text, which the decoder never evaluates, and a sampled one

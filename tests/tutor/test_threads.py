@@ -29,3 +29,17 @@ def test_importing_tutor_sets_it_before_llama_cpp_is_loaded() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [SPIN_COUNT, "False"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/maps")
+@pytest.mark.parametrize(("first", "given", "early"), [
+    ("import ctypes; ctypes.CDLL('libgomp.so.1')", {}, "True"),  # as `import torch` before tutor does
+    ("", {}, "False"),
+    ("import ctypes; ctypes.CDLL('libgomp.so.1')", {"GOMP_SPINCOUNT": "1000"}, "False"),  # the user's setting holds
+])
+def test_openmp_loaded_before_tutor_is_noticed(first: str, given: dict[str, str], early: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")} | given
+    code = f"{first}\nimport tutor\nfrom tutor.threads import started_before_waits\nprint(started_before_waits())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [early]

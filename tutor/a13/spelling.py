@@ -12,13 +12,6 @@ from rapidfuzz.distance import DamerauLevenshtein, Indel
 
 
 @cache
-def _known_words():
-    from spellchecker import SpellChecker
-
-    return SpellChecker(distance=1)
-
-
-@cache
 def _right_forms() -> tuple[str, ...]:
     from tutor.a13.lexicon import lexicon
 
@@ -69,13 +62,14 @@ def _closest_by_letters(word: str, forms: list[str]) -> list[str]:
 def is_known(word: str) -> bool:
     """Return True when an English word list knows the word, in its American spelling or its British one
     ('neighbour', 'favourite', 'centre': data/a13/analysis.json, british_spellings)."""
-    known = _known_words().known
-    if known([word]):
+    from tutor.a13.tables import is_known as known  # pyspellchecker's English list, cached (tutor.a13.tables)
+
+    if known(word):
         return True
     from tutor.a13.words import word_lists
 
     variants = [word.replace(uk, us) for uk, us in word_lists()["british_spellings"].items() if uk in word]
-    return bool(variants) and bool(known(variants))
+    return any(known(v) for v in variants)
 
 
 def is_non_word(text: str) -> bool:

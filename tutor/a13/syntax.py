@@ -74,17 +74,17 @@ _NLP: Any = None
 
 
 def pipeline() -> Any:
-    """Return the loaded spaCy pipeline (tagger and parser only), checked by sha256 on first use."""
+    """Return the loaded spaCy pipeline (the components the analyser reads), checked by sha256 on first use."""
     global _NLP
     if _NLP is None:
         with _lock:
             if _NLP is None:
                 model_dir = _model_dir()
                 verify(model_dir)
-                try:
-                    import spacy
+                from tutor.a13.parser_import import EXCLUDED, import_spacy  # without torch, without unread parts
 
-                    _NLP = spacy.load(model_dir, exclude=["ner", "lemmatizer"])
+                try:
+                    _NLP = import_spacy().load(model_dir, exclude=list(EXCLUDED))
                 except Exception as exc:  # a broken install: say what to do, never a traceback
                     raise ModelError(f"the English parser could not be loaded ({exc}); reinstall grammar-tutor") \
                         from exc
@@ -413,9 +413,9 @@ def _tag(n: Any) -> str:
 @cache
 def _listed_noun(word: str) -> bool:
     """Return True for a word the English inflection tables list as a common noun (not a name: *Maria*)."""
-    from lemminflect import getAllInflections
+    from tutor.a13.tables import listed_noun_plurals  # lemminflect's tables, read from the cache (tutor.a13.tables)
 
-    return bool(getAllInflections(word, upos="NOUN"))
+    return listed_noun_plurals(word) is not None
 
 
 @cache
@@ -423,12 +423,12 @@ def noun_plurals(word: str) -> tuple[str, ...]:
     """Return the plurals of a noun, the usual first: those the English inflection tables (lemminflect) list, else
     the regular plural (a word the tables list only as a verb, *bar*, or do not know: *smartphone*, a misspelling,
     whose number is then as unclear as any count noun's)."""
-    from lemminflect import getAllInflections, getInflection
+    from tutor.a13.tables import listed_noun_plurals, plural_of  # lemminflect's answers, cached (tutor.a13.tables)
 
-    listed = tuple(getAllInflections(word, upos="NOUN").get("NNS", ()))
+    listed = listed_noun_plurals(word) or ()
     if listed or word.endswith("ing"):
         return listed  # an -ing word counts as a noun only when the tables list it as one
-    return tuple(getInflection(word, "NNS"))
+    return plural_of(word)
 
 
 def _plural_cue(n: Any) -> bool:

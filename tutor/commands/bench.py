@@ -1,4 +1,4 @@
-"""`grammar-tutor bench {engine,store,decoder,judge,typing,…}`: benchmarks that print their figures."""
+"""`grammar-tutor bench {engine,store,decoder,judge,typing,startup,…}`: benchmarks that print their figures."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ _TARGETS = {
     "judge": "tutor.lab.judge_bench",
     "schemas": "tutor.lab.schema_bench",
     "typing": "tutor.lab.typing_bench",
+    "startup": "tutor.lab.startup_bench",
 }
 
 

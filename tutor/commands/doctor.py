@@ -143,14 +143,22 @@ def check_qt() -> Check:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run every check; print one line each; return 0 only when all pass."""
+    """Run every check; print one line each as it is done (the model's line before llama.cpp loads); return 0
+    only when all pass."""
+    checks: list[Check] = []
+
+    def done(*new: Check) -> None:
+        checks.extend(new)
+        if not args.json:
+            for c in new:
+                print(c.line(), flush=True)
+
     model_check, mf = check_model(args.model)
-    checks = [model_check, *check_llama(mf), check_database(args.doctor_db or getattr(args, "db", None)),
-              check_qt()]
+    done(model_check)
+    done(*check_llama(mf))
+    done(check_database(args.doctor_db or getattr(args, "db", None)))
+    done(check_qt())
     if args.json:
         print(json.dumps({"ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks]},
                          ensure_ascii=False))
-    else:
-        for c in checks:
-            print(c.line())
     return 0 if all(c.ok for c in checks) else 1

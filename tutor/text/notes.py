@@ -208,8 +208,9 @@ def _uncountable_plural(subject: str) -> tuple[int, str, str] | None:
 def noun_notes(analysis: Any, offset: int = 0) -> list[Note]:
     """Return a note on each noun the analyser found likelier wrong than its verb (tutor.a13.analysis: a plural
     cue before a singular count noun, or a bare one), with the plural a well-kept inflection table gives."""
-    from lemminflect import getInflection
+    from tutor.a13.parser_import import import_lemminflect
 
+    getInflection = import_lemminflect().getInflection
     data = _data()
     out = []
     for start, end, bare in getattr(analysis, "unclear_nouns", ()):
@@ -230,9 +231,10 @@ _CLEAR_SINGULAR_DETERMINERS = frozenset({"a", "an", "this", "that", "each", "eve
 
 def _plural_noun_in(text: str) -> bool:
     """Return True when `text` holds a plural noun (one the English inflection tables give as a plural)."""
-    from lemminflect import getLemma
-
+    from tutor.a13.parser_import import import_lemminflect
     from tutor.a13.syntax import noun_plurals
+
+    getLemma = import_lemminflect().getLemma
 
     for word in re.findall(r"[A-Za-z]+", text):
         low = word.lower()
