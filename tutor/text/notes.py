@@ -100,9 +100,10 @@ def irregular_past(verb: str) -> tuple[str, str] | None:
     tables (lemminflect): *forget* -> (*forgot*, *forgotten*), the first form the tables give that is not a learner's
     regularised form (*woke*, *woken*, never *waked*); None where the tables do not know the verb or give only a
     regular -ed form (then a note must not claim one)."""
-    from lemminflect import getInflection
-
     from tutor.a13.lexicon import out_of_scope_errors
+    from tutor.a13.parser_import import import_lemminflect
+
+    getInflection = import_lemminflect().getInflection
 
     wrong = out_of_scope_errors()
     past = [f for f in getInflection(verb, "VBD") if f not in wrong]
