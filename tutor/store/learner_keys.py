@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tutor.store import queries, schema
+from tutor.store import dialect, queries, schema
 from tutor.store.db import translated
 from tutor.store.names import name_key
 from tutor.store.records import utc_stamp
@@ -42,6 +42,7 @@ def claim_learner(store: Store, name: str, learner_uuid: str | None,
     import does), then call `settle(claim)` inside the same transaction: it returns the hash of a key to keep
     for them (None: keep what is there) or raises to refuse, and then nothing is written."""
     with store._conns.write(f"finding the learner {name!r}") as db:
+        dialect.take_turns(db, "learner:" + name_key(name))  # two servers' first requests for one learner queue
         row = _find(db, name, learner_uuid)
         if row is None:
             lid, stored_name, made_uuid = _create(db, name, learner_uuid)
@@ -106,9 +107,9 @@ def _create(db: Any, name: str, learner_uuid: str | None) -> tuple[int, str, str
     while queries.learner_id(db, stored) != queries.NO_LEARNER:
         n += 1
         stored = f"{name} ({n})"
-    cursor = db.conn.execute(
-        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
-        [stored, name_key(stored), utc_stamp(), learner_uuid])
-    lid = int(cursor.lastrowid)
-    made = db.execute(f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()[0]
-    return lid, stored, str(made)
+    lid, made = db.conn.execute(
+        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?) RETURNING id, uuid",
+        [stored, name_key(stored), utc_stamp(), learner_uuid]).fetchone()
+    if made is None:  # SQLite's trigger gives the UUID after the row is in, so RETURNING shows it empty
+        made = db.execute(f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()[0]
+    return int(lid), stored, str(made)
