@@ -189,6 +189,7 @@ def test_two_servers_claiming_one_new_learner_at_once_make_one_learner_with_one_
         assert len(claims) == 4
         assert [x["name"] for x in stores[0].learners()] == ["Luz"]
         assert len({c.uuid for c in claims}) == 1 and sum(c.created for c in claims) == 1
+        assert claims[0].uuid == stores[0].find_learner("Luz")["uuid"] and len(claims[0].uuid) == 36
         assert server_key_hash(stores[1], claims[0].uuid) is not None
     finally:
         for store in stores:
@@ -224,3 +225,13 @@ def test_wrong_passphrases_sent_to_two_servers_at_once_are_all_counted(postgres_
     finally:
         for store in stores:
             store.close()
+
+
+def test_serve_with_a_wrong_password_exits_with_one_line_without_the_password(
+        postgres_server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    user, password = postgres_server.password_user, postgres_server.password
+    url = postgres_server.url(user=f"{user}:not-{password}")
+    assert main(["serve", "--token", "a-class-code-long-enough", "--port", "0", "--db", url]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refused the user name or password" in err[0] and f"{user}:***@" in err[0]
+    assert password not in err[0]
