@@ -105,6 +105,12 @@ class PostgresServer:
         options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
         self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "-t", "60", "start")
 
+    def restart(self) -> None:
+        """`pg_ctl restart -m fast`, as an administrator restarts it (open connections are cut)."""
+        options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-m", "fast", "-w", "-t", "60",
+                 "restart")
+
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
 

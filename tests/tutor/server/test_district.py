@@ -166,8 +166,15 @@ def _class(district: District, learners: int, checks: int, *, during: Any) -> tu
         with run.lock:
             run.acknowledged[names[i]] = ids
 
+    def fault() -> None:
+        try:
+            during(run)
+        except BaseException as exc:  # a fault that could not be made fails the test
+            with run.lock:
+                run.failures.append(f"the fault thread failed: {type(exc).__name__}: {exc}")
+
     threads = [threading.Thread(target=learner, args=(i,), daemon=True) for i in range(learners)]
-    side = threading.Thread(target=during, args=(run,), daemon=True)
+    side = threading.Thread(target=fault, daemon=True)
     for thread in (*threads, side):
         thread.start()
     for thread in (*threads, side):
@@ -211,12 +218,17 @@ def test_a_server_killed_mid_run_loses_nothing_and_stores_nothing_twice(district
 
 def test_postgres_restarted_mid_run_gives_503_then_recovers_with_no_half_written_check(
         district: District, postgres_server: Any) -> None:
-    learners, checks = 4, 3
+    learners, checks = 6, 3
+
+    def wait_done(run: Run, n: int) -> None:
+        deadline = time.monotonic() + 300
+        while run.done < n and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def restart(run: Run) -> None:
-        deadline = time.monotonic() + 300
-        while run.done < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_done(run, 2)  # a restart as an administrator does it, under load
+        postgres_server.restart()
+        wait_done(run, 6)  # then down long enough to look at the answers while it is
         postgres_server.run("pg_ctl", "-D", str(postgres_server.data), "-m", "fast", "-w", "-t", "60", "stop")
         try:
             time.sleep(1.0)
