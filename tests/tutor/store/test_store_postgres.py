@@ -235,3 +235,15 @@ def test_serve_with_a_wrong_password_exits_with_one_line_without_the_password(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "refused the user name or password" in err[0] and f"{user}:***@" in err[0]
     assert password not in err[0]
+
+
+def test_the_teacher_command_sets_the_passphrase_of_a_postgresql_database(
+        postgres_store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from tutor.store.lock import SecretLock
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a district passphrase\n"))
+    assert main(["teacher", "--db", postgres_store_url, "set-passphrase"]) == 0
+    with Store.open(postgres_store_url) as store:
+        assert SecretLock(store).check_teacher("a district passphrase")
