@@ -1,8 +1,11 @@
-"""The store's PostgreSQL side: reaching the database with errors a person can act on, and its schema.
+"""The store's PostgreSQL side: reaching the database with errors a person can act on, its schema, and the
+Store's connections to it.
 
 A `postgresql://USER[:PASSWORD]@HOST:PORT/DB` URL names the database (psycopg 3 with psycopg_pool). The schema
 is schema.MIGRATIONS' own, version for version (pg_schema.MIGRATIONS), recorded in the same `schema_version`
 table; tests/tutor/store/test_store_postgres.py checks that both give the same tables, columns and keys.
+PgConnections is tutor.store.db.Connections' counterpart: the store's modules run their SQLite SQL on it
+unchanged (to_postgres translates it), and take what differs from tutor.store.dialect.
 """
 
 from __future__ import annotations
@@ -266,8 +269,12 @@ class PgConnections:
         """Reach the database (StoreError naming it when it cannot be reached), migrate it, open the pool."""
         migrate(url)
         conns = cls(url)
-        with translated(url, "connecting"):
-            conns._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        try:
+            with translated(url, "connecting"):
+                conns._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 2)
+        except BaseException:
+            conns.close()  # no pool threads left behind a store that could not open
+            raise
         return conns
 
     @contextlib.contextmanager
@@ -326,4 +333,4 @@ class PgConnections:
     def close(self) -> None:
         """Close the pool; later use raises StoreError."""
         self._closed = True
-        self._pool.close()
+        self._pool.close(timeout=2.0)
