@@ -105,18 +105,34 @@ class PostgresServer:
         options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
         self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "-t", "60", "start")
 
+    def restart(self) -> None:
+        """`pg_ctl restart -m fast`, as an administrator restarts it (open connections are cut)."""
+        options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-m", "fast", "-w", "-t", "60",
+                 "restart")
+
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
 
-    def new_database(self) -> str:
-        """Create an empty database and return its URL."""
+    def new_database(self, template: str | None = None) -> str:
+        """Create a database (empty, or a copy of the database `template`) and return its URL."""
         import psycopg
 
         self._count += 1
         name = f"test_{self._count}"
         with psycopg.connect(self.url(), autocommit=True, connect_timeout=10) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
         return self.url(name)
+
+    def store_database(self) -> str:
+        """Return the URL of a new database with the store's latest schema (a copy of one migrated once)."""
+        if not getattr(self, "_template", None):
+            from tutor.store import postgres
+
+            url = self.new_database()
+            postgres.migrate(url)
+            self._template = url.rsplit("/", 1)[1]
+        return self.new_database(self._template)
 
 
 def _free_port() -> int:
@@ -165,3 +181,9 @@ def postgres_server() -> Iterator[PostgresServer]:
 def postgres_url(postgres_server: PostgresServer) -> str:
     """Return the URL of a new, empty PostgreSQL database."""
     return postgres_server.new_database()
+
+
+@pytest.fixture
+def postgres_store_url(postgres_server: PostgresServer) -> str:
+    """Return the URL of a new PostgreSQL database that has the store's latest schema."""
+    return postgres_server.store_database()

@@ -21,3 +21,7 @@ class StoreError(TutorError):
 
 class ConflictError(TutorError):
     """A UUID is already in the store for something else (a request id reused for another request)."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached right now (a PostgreSQL server down or restarting); trying later may work."""

@@ -24,9 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 for the class network)")
     p.add_argument("--port", type=int, default=8765, help="TCP port (default: 8765; 0 picks a free one)")
-    p.add_argument("--db", dest="serve_db", metavar="FILE", default=None,
-                   help="SQLite file for every learner's corrections (default: global --db, $GRAMMAR_TUTOR_DB, "
-                        "else the data folder)")
+    p.add_argument("--db", dest="serve_db", metavar="FILE|URL", default=None,
+                   help="SQLite file, or postgresql://USER@HOST:PORT/DB shared by several servers, for every "
+                        "learner's corrections (default: global --db, $GRAMMAR_TUTOR_DB, else the data folder)")
     p.add_argument("--token", default=None,
                    help=f"the class code learners' apps send (default: ${TOKEN_ENV}, which keeps it out of `ps`)")
     p.add_argument("--workers", type=int, default=1,

@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("teacher", help="set the teacher passphrase (guards history and exports)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", dest="teacher_db", metavar="PATH", default=None,
-                   help="SQLite file (default: global --db, $GRAMMAR_TUTOR_DB, else the data folder)")
+                   help="SQLite file or postgresql:// URL (default: global --db, $GRAMMAR_TUTOR_DB, else the data "
+                        "folder)")
     actions = p.add_subparsers(dest="teacher_action", required=True)
     actions.add_parser("set-passphrase", help="set or change the passphrase (stdin, or asked on a terminal)")
     actions.add_parser("status", help="say whether a passphrase is set")

@@ -60,9 +60,11 @@ def require_teacher(store: Any, args: argparse.Namespace, *, doing: str = "nothi
 
 def open_existing_store(path: str | None) -> Any:
     """Open the store at `path` (or the default) for reading; StoreError, creating nothing, if it is missing."""
-    from tutor.store import Store, resolve_db_path
+    from tutor.store import Store, resolve_db
 
-    target = resolve_db_path(path)
+    target = resolve_db(path)
+    if isinstance(target, str):  # a postgresql:// URL: opening it says clearly when it cannot be reached
+        return Store.open(target)
     if not target.exists():
         raise StoreError(
             f"there is no history database at {target}; check the path, or run `grammar-tutor correct` "

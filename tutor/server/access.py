@@ -17,6 +17,7 @@ gets one; by name alone it cannot be claimed.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import os
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.errors import TutorError
 from tutor.store.bundle import same_learner_name
-from tutor.store.learner_keys import LearnerClaim, claim_learner, server_key_hash
+from tutor.store.learner_keys import LearnerClaim, claim_learner, key_secret, server_key_hash
 from tutor.store.lock import SecretLock
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class Access:
         self._mac_key = os.urandom(32)
         self._verified: tuple[str, bytes, float] | None = None  # (stored hash, HMAC of the passphrase, until)
         self._slow = threading.Lock()  # one scrypt at a time: each takes 128 MiB
+        self._secret: bytes | None = None  # learner_keys.key_secret, read once
 
     # -- the teacher ---------------------------------------------------------------------------------
 
@@ -98,11 +100,15 @@ class Access:
 
     # -- learners ------------------------------------------------------------------------------------
 
-    def writer(self, name: str, learner_uuid: str | None, key: str | None, passphrase: str | None) -> Writer:
+    def writer(self, name: str, learner_uuid: str | None, key: str | None, passphrase: str | None,
+               request_id: str | None = None) -> Writer:
         """Return the learner a request may write for, creating it (and issuing its key) on first contact.
 
         Found by UUID when given, else by name. A known learner needs its key, or the teacher passphrase;
         Forbidden otherwise. A known UUID under another name is refused too (a claim on someone's record).
+        A first request with a request id gets a key derived from that id (and a secret only the store holds),
+        so when its answer is lost, the same request retried here or on another server of the same database
+        gets the same key again; no other request can.
         """
         teacher = False
         if passphrase:
@@ -110,16 +116,27 @@ class Access:
             teacher = True
         issued: list[str] = []
 
+        secret = self._key_secret() if request_id else b""
+
+        def first_key(learner: str) -> str:
+            if not request_id:
+                return secrets.token_urlsafe(32)
+            mac = hmac.new(secret, f"{learner}/{request_id}".encode(), hashlib.sha256).digest()
+            return base64.urlsafe_b64encode(mac).decode("ascii").rstrip("=")
+
         def settle(claim: LearnerClaim) -> str | None:
             """Return the hash of a key to issue now, None to issue none; raise Forbidden to refuse."""
             if claim.created:
-                issued.append(secrets.token_urlsafe(32))
+                issued.append(first_key(claim.uuid))
                 return _key_hash(issued[0])
             if learner_uuid is not None and not same_learner_name(claim.name, name) and not teacher:
                 raise Forbidden(f"the learner UUID {learner_uuid} belongs to another learner on this server; "
                                 "an app can only write for its own learner")
             stored_key = claim.key_hash
             if teacher or (key and stored_key and hmac.compare_digest(_key_hash(key), stored_key)):
+                return None
+            if request_id and stored_key and hmac.compare_digest(_key_hash(first_key(claim.uuid)), stored_key):
+                issued.append(first_key(claim.uuid))  # the first request again, its answer lost: the same key
                 return None
             if stored_key is None and learner_uuid is not None:  # made before keys: claimed by its UUID
                 issued.append(secrets.token_urlsafe(32))
@@ -142,6 +159,11 @@ class Access:
         return {} if found is None else {"id": int(found["id"]), "name": found["name"], "uuid": found["uuid"]}
 
     # -- internals -----------------------------------------------------------------------------------
+
+    def _key_secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = key_secret(self.store)
+        return self._secret
 
     @staticmethod
     def _refusal(name: str, sent_key: bool, keyless: bool) -> str:

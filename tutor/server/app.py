@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tutor import __version__
 from tutor.api import check_sentence, check_text
-from tutor.errors import InputError, StoreError, TutorError
+from tutor.errors import InputError, StoreError, StoreUnavailable, TutorError
 from tutor.jsontext import BadJSON, loads
 from tutor.limits import MAX_BODY_BYTES
 from tutor.result import CorrectionResult
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from tutor.store import Store
 
 BODY_TIMEOUT_S = 15.0  # the whole body must arrive within this; a client dribbling bytes gets 408
+STORE_RETRY_AFTER_S = 2  # a store that cannot be reached (a database restarting): try again after this
 
 
 class _Body(LearnerBody):
@@ -157,9 +158,9 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     def credentials(request: Request) -> tuple[str | None, str | None]:
         return request.headers.get(LEARNER_KEY_HEADER), request.headers.get(TEACHER_HEADER)
 
-    async def writer(request: Request, name: str, learner_uuid: str | None) -> Writer:
+    async def writer(request: Request, name: str, learner_uuid: str | None, request_id: str | None = None) -> Writer:
         key, passphrase = credentials(request)
-        return await run_in_threadpool(access.writer, name, learner_uuid, key, passphrase)
+        return await run_in_threadpool(access.writer, name, learner_uuid, key, passphrase, request_id)
 
     async def reader(request: Request, name: str) -> dict[str, Any]:
         key, passphrase = credentials(request)
@@ -203,7 +204,7 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
 
     @v1.post("/correct")
     async def correct(request: Request, body: CorrectBody, detail: bool = False) -> JSONResponse:
-        who = await writer(request, body.learner, body.learner_uuid)  # before the model: a refusal costs nothing
+        who = await writer(request, body.learner, body.learner_uuid, body.id)  # before the model: refusals cost nothing
         result, _ = await run_model("correct", body.sentence, who)
         [row_id] = await save(body, who, [result])
         headers = {"X-Correction-Id": row_id, **who.headers()}
@@ -213,7 +214,7 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
 
     @v1.post("/check")
     async def check(request: Request, body: CheckBody) -> JSONResponse:
-        who = await writer(request, body.learner, body.learner_uuid)
+        who = await writer(request, body.learner, body.learner_uuid, body.id)
         checked, _ = await run_model("check", body.text, who)
         ids = await save(body, who, records.finding_results(checked, pool.info), replacing_text=body.text)
         out = checked.to_dict()
@@ -296,6 +297,11 @@ def create_app(store: Store, pool: ModelPool, token: str, *, body_timeout: float
     @app.exception_handler(WorkerFailed)
     async def _failed(_: Request, exc: WorkerFailed) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=500, headers=_issued(exc))
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_down(_: Request, exc: StoreUnavailable) -> JSONResponse:  # a district's database restarting
+        return JSONResponse({"error": str(exc)}, status_code=503,
+                            headers={"Retry-After": str(STORE_RETRY_AFTER_S), **_issued(exc)})
 
     @app.exception_handler(StoreError)
     async def _store(_: Request, exc: StoreError) -> JSONResponse:

@@ -1,6 +1,7 @@
 """A class at once against `grammar-tutor serve`: latency, throughput, and every row stored exactly once.
 
-By default it starts `grammar-tutor serve` on a free loopback port with a fresh database, then
+By default it starts `grammar-tutor serve` on a free loopback port with a fresh database (with `--servers N
+--db postgresql://…`, N servers on one PostgreSQL database; `--servers 1,3` runs each in turn), then
 N simulated learners (threads, one keep-alive connection each) start together and each sends its
 requests one after another. It prints p50/p99 latency and requests per second, then checks the
 server's database: exactly the returned row UUIDs, each once, under the right learner; and that a
@@ -13,8 +14,6 @@ import argparse
 import json
 import os
 import secrets
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -39,9 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="POST /v1/check with the whole text (default) or /v1/correct with it as one sentence")
     parser.add_argument("--texts", type=Path, default=None,
                         help="JSON file of texts (default: data/class/load_texts.json)")
+    parser.add_argument("--servers", default="1",
+                        help="servers to start on one database, or a list such as 1,3 to run each in turn on the "
+                             "same database (default: 1); learners are spread over them")
     parser.add_argument("--url", help="drive this running server instead of starting one (needs --token, --db)")
     parser.add_argument("--token", help="class code of the --url server")
-    parser.add_argument("--db", dest="load_db", type=Path, help="the --url server's database, for the check")
+    parser.add_argument("--db", dest="load_db",
+                        help="the database: a SQLite file or postgresql:// URL the started servers share (default: a "
+                             "fresh SQLite file), or the --url server's, for the check")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line at the end")
 
 
@@ -71,9 +75,10 @@ def load_texts(path: Path | None = None) -> list[str]:
     return json.loads(Path(source).read_text(encoding="utf-8"))["texts"]
 
 
-def drive(url: str, token: str, texts: list[str], *, learners: int, requests: int,
+def drive(url: str | list[str], token: str, texts: list[str], *, learners: int, requests: int,
           endpoint: str = "check") -> Load:
-    """Run `learners` threads at once, each sending `requests` requests; return what happened."""
+    """Run `learners` threads at once, each sending `requests` requests (learner i to server i mod the number of
+    servers, when `url` is a list of them); return what happened."""
     from tutor.server.client import ClassClient
 
     load = Load()
@@ -83,7 +88,8 @@ def drive(url: str, token: str, texts: list[str], *, learners: int, requests: in
 
     def learner(index: int) -> None:
         name = f"learner-{run}-{index:02d}"
-        client = ClassClient(url, token, timeout=300)
+        urls = [url] if isinstance(url, str) else url
+        client = ClassClient(urls[index % len(urls)], token, timeout=300)
         ids: list[str] = []
         start.wait()
         for n in range(requests):
@@ -118,13 +124,19 @@ def drive(url: str, token: str, texts: list[str], *, learners: int, requests: in
     return load
 
 
-def verify(db: Path, load: Load) -> list[str]:
-    """Return what is wrong in the server's database: a row missing, stored twice, extra, or misfiled."""
+def verify(db: Path | str, load: Load, *, whole: bool = True) -> list[str]:
+    """Return what is wrong in the server's database: a row missing, stored twice, extra, or misfiled. `whole`:
+    the database held nothing before this run, so every row in it must be one the run was given; otherwise
+    (a shared database) the rows of this run's learners are checked."""
     from tutor.store import Store
 
     problems: list[str] = []
     with Store.open(db) as store:
-        stored = [(row["id"], row["learner"]) for row in store.history(limit=max(store.count_history(), 1))]
+        if whole:
+            stored = [(row["id"], row["learner"]) for row in store.history(limit=max(store.count_history(), 1))]
+        else:
+            stored = [(row["id"], row["learner"]) for name in load.rows
+                      for row in store.history(name, limit=max(store.count_history(name), 1))]
     where: dict[str, list[str]] = {}
     for row_id, name in stored:
         where.setdefault(row_id, []).append(name)
@@ -154,57 +166,39 @@ def refusals(url: str, token: str) -> dict[str, int]:
     return out
 
 
-def _start_server(db: Path, token: str, workers: int) -> tuple[subprocess.Popen, str]:
-    from tutor.server.run import bind, url_of
-
-    probe = bind("127.0.0.1", 0)
-    url, port = url_of(probe), probe.getsockname()[1]
-    probe.close()
-    env = dict(os.environ, GRAMMAR_TUTOR_TOKEN=token)
-    proc = subprocess.Popen([sys.executable, "-m", "tutor.cli", "serve", "--port", str(port), "--db", str(db),
-                             "--workers", str(workers)], env=env)
-    from tutor.server.client import ClassClient, Unreachable
-
-    client = ClassClient(url, token, timeout=5)
-    deadline = time.monotonic() + 300
-    while True:
-        try:
-            client.health()
-            return proc, url
-        except Unreachable:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit("grammar-tutor serve did not start; run it by hand to see why") from None
-            time.sleep(0.2)
+def _server_counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise SystemExit(f"--servers {text!r}: give a number of servers, or a list such as 1,3")
+    return counts
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the load test and print its figures; return 1 if any request failed or a row is wrong."""
-    texts = load_texts(args.texts)
-    proc = None
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.url:
-            if not (args.token and args.load_db):
-                raise SystemExit("--url needs --token and --db (the server's database) for the check")
-            url, token, db = args.url, args.token, args.load_db
-        else:
-            token, db = secrets.token_urlsafe(16), Path(tmp) / "class.db"
-            t0 = time.perf_counter()
-            proc, url = _start_server(db, token, args.workers)
-            print(f"server with {args.workers} worker(s) ready in {time.perf_counter() - t0:.1f} s", flush=True)
-        try:
-            load = drive(url, token, texts, learners=args.learners, requests=args.requests, endpoint=args.endpoint)
-            codes = refusals(url, token)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(60)
-        problems = verify(db, load)
+def _one_run(args: argparse.Namespace, texts: list[str], db: Path | str, n: int, *, whole: bool) -> dict[str, Any]:
+    """Start `n` servers on `db`, drive the class through them, stop them; print and return the figures."""
+    from tutor.server.district import servers
+
+    token = secrets.token_urlsafe(16)
+    t0 = time.perf_counter()
+    with servers(db, token, n, workers=args.workers) as started:
+        print(f"{n} server(s) with {args.workers} worker(s) each ready in {time.perf_counter() - t0:.1f} s",
+              flush=True)
+        urls = [server.url for server in started]
+        load = drive(urls, token, texts, learners=args.learners, requests=args.requests, endpoint=args.endpoint)
+        codes = refusals(urls[-1], token)
+    return _report(args, load, codes, verify(db, load, whole=whole), servers=n)
+
+
+def _report(args: argparse.Namespace, load: Load, codes: dict[str, int], problems: list[str], *,
+            servers: int | None) -> dict[str, Any]:
     figures = load.figures()
-    figures.update(learners=args.learners, per_learner=args.requests, workers=None if args.url else args.workers,
-                   endpoint=args.endpoint, cores=os.cpu_count(), refusals=codes, db_problems=len(problems))
-    print(f"{figures['requests']} requests ({args.learners} learners × {args.requests}, /v1/{args.endpoint}), "
-          f"{figures['failures']} failed")
+    figures.update(learners=args.learners, per_learner=args.requests, servers=servers,
+                   workers=None if servers is None else args.workers, endpoint=args.endpoint, cores=os.cpu_count(),
+                   refusals=codes, db_problems=len(problems))
+    print(f"{figures['requests']} requests ({args.learners} learners × {args.requests}, /v1/{args.endpoint}"
+          + (f", {servers} server(s)" if servers else "") + f"), {figures['failures']} failed")
     print(f"latency p50 {figures['p50_s']:.3f} s · p99 {figures['p99_s']:.3f} s · max {figures['max_s']:.3f} s · "
           f"{figures['requests_per_s']:.1f} requests/s")
     print(f"database: {figures['rows']} rows returned; "
@@ -215,5 +209,29 @@ def run(args: argparse.Namespace) -> int:
         print("  " + line)
     if args.json:
         print(json.dumps(figures))
-    ok = not load.failures and not problems and codes["no_token"] == 401 and codes["oversized"] == 413
-    return 0 if ok else 1
+    figures["ok"] = not load.failures and not problems and codes["no_token"] == 401 and codes["oversized"] == 413
+    return figures
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the load test and print its figures; return 1 if any request failed or a row is wrong."""
+    texts = load_texts(args.texts)
+    if args.url:
+        if not (args.token and args.load_db):
+            raise SystemExit("--url needs --token and --db (the server's database) for the check")
+        load = drive(args.url, args.token, texts, learners=args.learners, requests=args.requests,
+                     endpoint=args.endpoint)
+        codes = refusals(args.url, args.token)
+        return 0 if _report(args, load, codes, verify(args.load_db, load, whole=False), servers=None)["ok"] else 1
+    counts = _server_counts(args.servers)
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db: Path | str = args.load_db or Path(tmp) / "class.db"
+        for index, n in enumerate(counts):  # a given database may hold other rows; so does a fresh one after run 1
+            results.append(_one_run(args, texts, db, n, whole=args.load_db is None and index == 0))
+    if len(results) > 1:
+        print("servers  p50 s   p99 s   requests/s")
+        for figures in results:
+            print(f"{figures['servers']:>7}  {figures['p50_s']:.3f}  {figures['p99_s']:.3f}  "
+                  f"{figures['requests_per_s']:.2f}")
+    return 0 if all(figures["ok"] for figures in results) else 1

@@ -268,10 +268,10 @@ def learner_for_import(db: Any, head: dict[str, Any], *, source: str = "the bund
         n += 1
         name = f"{wanted} ({n})"
     created = head.get("created") if isinstance(head.get("created"), str) else utc_stamp()
-    cursor = db.conn.execute(
-        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
-        [name, name_key(name), created, head["uuid"]])
-    return int(cursor.lastrowid), name, True, wanted if name != wanted else None
+    lid = db.conn.execute(
+        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?) RETURNING id",
+        [name, name_key(name), created, head["uuid"]]).fetchone()[0]
+    return int(lid), name, True, wanted if name != wanted else None
 
 
 def same_learner_name(here: str, theirs: str) -> bool:

@@ -146,8 +146,15 @@ def corrupt_error(path: Path, reason: str) -> StoreError:
 
 
 @contextlib.contextmanager
-def translated(path: Path, doing: str) -> Iterator[None]:
-    """Turn any sqlite3 error raised inside the block into an actionable StoreError."""
+def translated(path: Path | str, doing: str) -> Iterator[None]:
+    """Turn any sqlite3 error (or, for a store named by a postgresql:// URL, psycopg error) raised inside the
+    block into an actionable StoreError."""
+    if isinstance(path, str):
+        from tutor.store import postgres
+
+        with postgres.translated(path, doing):
+            yield
+        return
     try:
         yield
     except sqlite3.Error as exc:

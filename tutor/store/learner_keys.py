@@ -8,12 +8,13 @@ both be issued a key.
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tutor.store import queries, schema
+from tutor.store import dialect, queries, schema
 from tutor.store.db import translated
 from tutor.store.names import name_key
 from tutor.store.records import utc_stamp
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from tutor.store.store import Store
 
 SERVER_SUBJECT = "learner-key:"  # + the learner's UUID: the hash of the key a class server issued
+KEY_SECRET_SUBJECT = "server:key-secret"  # what a retried first request's key is derived from (key_secret)
 APP_SUBJECT = "class-key:"  # + learner UUID + "@" + server address: the key an app was issued
 
 
@@ -42,6 +44,7 @@ def claim_learner(store: Store, name: str, learner_uuid: str | None,
     import does), then call `settle(claim)` inside the same transaction: it returns the hash of a key to keep
     for them (None: keep what is there) or raises to refuse, and then nothing is written."""
     with store._conns.write(f"finding the learner {name!r}") as db:
+        dialect.take_turns(db, "learner:" + name_key(name))  # two servers' first requests for one learner queue
         row = _find(db, name, learner_uuid)
         if row is None:
             lid, stored_name, made_uuid = _create(db, name, learner_uuid)
@@ -53,6 +56,16 @@ def claim_learner(store: Store, name: str, learner_uuid: str | None,
             db.execute(f"INSERT INTO {schema.SECRETS} (subject, hash, failures, next_try, updated)"
                        " VALUES (?, ?, 0, 0, ?)", [SERVER_SUBJECT + claim.uuid, issued, _now()])
     return claim
+
+
+def key_secret(store: Store) -> bytes:
+    """Return the secret every class server on this store derives a first request's learner key from (made on
+    first use; kept in the store, so all the servers of one database share it, and a copy carries it)."""
+    with store._conns.write("reading the servers' key secret") as db:
+        db.execute(f"INSERT OR IGNORE INTO {schema.SECRETS} (subject, hash, failures, next_try, updated)"
+                   " VALUES (?, ?, 0, 0, ?)", [KEY_SECRET_SUBJECT, secrets.token_hex(32), _now()])
+        row = db.execute(f"SELECT hash FROM {schema.SECRETS} WHERE subject = ?", [KEY_SECRET_SUBJECT]).fetchone()
+    return bytes.fromhex(str(row[0]))
 
 
 def server_key_hash(store: Store, learner_uuid: str) -> str | None:
@@ -106,9 +119,14 @@ def _create(db: Any, name: str, learner_uuid: str | None) -> tuple[int, str, str
     while queries.learner_id(db, stored) != queries.NO_LEARNER:
         n += 1
         stored = f"{name} ({n})"
-    cursor = db.conn.execute(
-        f"INSERT INTO {schema.LEARNERS} (name, name_key, created, uuid) VALUES (?, ?, ?, ?)",
-        [stored, name_key(stored), utc_stamp(), learner_uuid])
-    lid = int(cursor.lastrowid)
-    made = db.execute(f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()[0]
-    return lid, stored, str(made)
+    # Without a UUID the column is left out: SQLite's trigger, or PostgreSQL's default, gives one (an explicit
+    # NULL would stay NULL on PostgreSQL).
+    columns, values = ("name, name_key, created", [stored, name_key(stored), utc_stamp()])
+    if learner_uuid is not None:
+        columns, values = columns + ", uuid", [*values, learner_uuid]
+    lid, made = db.conn.execute(
+        f"INSERT INTO {schema.LEARNERS} ({columns}) VALUES ({', '.join('?' * len(values))}) RETURNING id, uuid",
+        values).fetchone()
+    if made is None:  # SQLite's trigger gives the UUID after the row is in, so RETURNING shows it empty
+        made = db.execute(f"SELECT uuid FROM {schema.LEARNERS} WHERE id = ?", [lid]).fetchone()[0]
+    return int(lid), stored, str(made)

@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from tutor.errors import StoreError, TutorError
-from tutor.store import schema
+from tutor.store import dialect, schema
 from tutor.store.db import translated
 
 if TYPE_CHECKING:
@@ -121,7 +121,10 @@ class SecretLock:
         sees the ones before it, and none is lost or slips past the throttle. A right one then clears it.
         """
         with self.store._conns.write("recording a passphrase attempt") as db:
-            rows = list(db.query(f"SELECT hash, failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
+            # FOR UPDATE on PostgreSQL: attempts on several servers at once queue on the row, as SQLite's do on
+            # BEGIN IMMEDIATE, so each counts the ones before it.
+            lock_row = dialect.for_update(db)
+            rows = list(db.query(f"SELECT hash, failures, next_try FROM {schema.SECRETS} WHERE subject = ?{lock_row}",
                                  [subject]))
             if not rows:
                 return False
@@ -131,7 +134,7 @@ class SecretLock:
             if counter != subject:
                 db.execute(f"INSERT OR IGNORE INTO {schema.SECRETS} (subject, hash, failures, next_try, updated)"
                            " VALUES (?, '', 0, 0, ?)", [counter, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())])
-                row = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
+                row = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?{lock_row}",
                                  [counter]).fetchone()
                 row = {"failures": row[0], "next_try": row[1]}
             else:
@@ -147,8 +150,8 @@ class SecretLock:
             if right:
                 db.execute(f"UPDATE {schema.SECRETS} SET failures = 0, next_try = 0 WHERE subject = ?", [counter])
             else:  # the delay runs from the end of the (slow) attempt, with the count as it is now
-                found = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?",
-                                   [counter]).fetchone()
+                found = db.execute(f"SELECT failures, next_try FROM {schema.SECRETS} WHERE subject = ?"
+                                   f"{dialect.for_update(db)}", [counter]).fetchone()
                 if found is not None:
                     until = max(float(found[1] or 0), time.time() + delay_after(int(found[0] or 0)))
                     db.execute(f"UPDATE {schema.SECRETS} SET next_try = ? WHERE subject = ?", [until, counter])

@@ -161,23 +161,26 @@ def progress_rows(store: Store, learner: Any, *, mastered_state: int, mastered_s
         where, params = ("AND c.learner_id = ?", [lid]) if lid is not None else ("", [])
         writing = db.execute(
             f"SELECT {schema.WEEK_SQL} AS week, c.learner_id, c.kind, c.original, c.source_text, c.is_correct,"
-            f" c.out_of_scope, c.not_sure OR c.noted, c.verb, c.tense, c.person, c.error_span"
+            f" c.out_of_scope, CASE WHEN c.not_sure != 0 OR c.noted != 0 THEN 1 ELSE 0 END,"
+            f" c.verb, c.tense, c.person, c.error_span"
             f" FROM {schema.CORRECTIONS} c"
             f" WHERE c.kind != 'review' {where}", params).fetchall()
         cards = db.execute(
             f"SELECT c.learner_id, c.verb, c.tense, c.person, COUNT(*),"
-            f" SUM(c.state = {int(mastered_state)} AND c.stability >= ?) FROM {schema.CARDS} c WHERE 1 {where}"
+            f" {queries.count_if(f'c.state = {int(mastered_state)} AND c.stability >= ?')} FROM {schema.CARDS} c"
+            f" WHERE 1 = 1 {where}"
             " GROUP BY c.learner_id, c.verb, c.tense, c.person", [mastered_stability, *params]).fetchall()
         answers = db.execute(
-            f"SELECT r.learner_id, c.verb, c.tense, c.person, SUM(r.correct), SUM(1 - r.correct)"
-            f" FROM {schema.CARD_REVIEWS} r JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 {where}"
+            f"SELECT r.learner_id, c.verb, c.tense, c.person, {queries.count_if('r.correct = 1')},"
+            f" {queries.count_if('r.correct = 0')}"
+            f" FROM {schema.CARD_REVIEWS} r JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 = 1 {where}"
             " GROUP BY r.learner_id, c.verb, c.tense, c.person", params).fetchall()
         n_cards, due = db.execute(
-            f"SELECT COUNT(*), COALESCE(SUM(c.due <= ?), 0) FROM {schema.CARDS} c WHERE 1 {where}",
+            f"SELECT COUNT(*), COALESCE({queries.count_if('c.due <= ?')}, 0) FROM {schema.CARDS} c WHERE 1 = 1 {where}",
             [now, *params]).fetchone()
         n_answers, right = db.execute(
-            f"SELECT COUNT(*), COALESCE(SUM(r.correct), 0) FROM {schema.CARD_REVIEWS} r"
-            f" JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 {where}", params).fetchone()
+            f"SELECT COUNT(*), COALESCE({queries.count_if('r.correct = 1')}, 0) FROM {schema.CARD_REVIEWS} r"
+            f" JOIN {schema.CARDS} c ON c.id = r.card_id WHERE 1 = 1 {where}", params).fetchone()
     return ProgressRows(writing, cards, answers, {"cards": int(n_cards), "due": int(due), "answers": int(n_answers),
                                                   "right": int(right)})
 

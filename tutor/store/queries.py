@@ -1,12 +1,12 @@
 """The read side: history filters (with FTS5 search), error counts, weekly progress and latency summaries.
 
-Every function takes a sqlite-utils Database and returns plain Python data.
+Every function takes a Store's connection (a sqlite-utils Database, or tutor.store.postgres.PgDb) and returns
+plain Python data.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -14,6 +14,7 @@ from typing import Any
 
 import sqlite_utils
 
+from tutor.store import dialect
 from tutor.store.names import name_key, visible_text
 from tutor.store.records import bound, history_row
 from tutor.store.schema import CORRECTIONS, LEARNERS, MASK_TIMINGS, OUTBOX, TIMED_SQL, WEEK_SQL
@@ -24,8 +25,6 @@ HISTOGRAM_EDGES_US: tuple[float, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 100
 TIME_EDGES_MS: tuple[float, ...] = (50, 100, 200, 500, 1000, 2000, 5000, 10000)
 TIMED = TIMED_SQL  # the rows with the model's time per correction (indexed: keep the exact text)
 NO_LEARNER = -1  # an id no row has: filtering by an unknown learner matches nothing
-
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +40,9 @@ class Filters:
     search: str | None = None
     only_mistakes: bool = False
 
-    def where(self, *, ordered: bool = True) -> tuple[str, list[Any]]:
-        """Return the SQL WHERE clause (over alias `c`) and its parameters; `ordered` for paged queries."""
+    def where(self, db: Any = None, *, ordered: bool = True) -> tuple[str, list[Any]]:
+        """Return the SQL WHERE clause (over alias `c`) and its parameters for the connection `db` (its dialect's
+        text search); `ordered` for paged queries."""
         clauses: list[str] = []
         params: list[Any] = []
         if self.learner_id is not None:
@@ -62,19 +62,13 @@ class Filters:
         if self.only_mistakes:
             clauses.append("c.is_correct = 0 AND c.out_of_scope = 0 AND c.kind != 'review' AND c.not_sure = 0"
                            " AND c.noted = 0")
-        match = fts_query(self.search or "")
+        # A page walks the created/learner index in order and tests membership (`+c.seq` keeps SQLite's
+        # planner from fetching and sorting every match of a common word); a count reads the matches.
+        match = dialect.text_match(db, "+c.seq" if ordered else "c.seq", CORRECTIONS, self.search or "")
         if match:
-            # A page walks the created/learner index in order and tests membership (`+c.seq` keeps the
-            # planner from fetching and sorting every match of a common word); a count reads the matches.
-            seq = "+c.seq" if ordered else "c.seq"
-            clauses.append(f"{seq} IN (SELECT rowid FROM {CORRECTIONS}_fts WHERE {CORRECTIONS}_fts MATCH ?)")
-            params.append(match)
+            clauses.append(match[0])
+            params.append(match[1])
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
-
-
-def fts_query(text: str) -> str:
-    """Return an FTS5 query matching every word of `text` as a prefix ("she go" finds "She goes")."""
-    return " ".join(f'"{word}"*' for word in _WORD.findall(text))
 
 
 def learner_id(db: sqlite_utils.Database, learner: str | int | None) -> int | None:
@@ -96,7 +90,7 @@ def learner_id(db: sqlite_utils.Database, learner: str | int | None) -> int | No
 def history(db: sqlite_utils.Database, filters: Filters, *, limit: int, offset: int,
             oldest_first: bool = False) -> list[dict[str, Any]]:
     """Return one page of corrections matching `filters`, newest first unless `oldest_first`."""
-    where, params = filters.where()
+    where, params = filters.where(db)
     direction = "ASC" if oldest_first else "DESC"
     order = f"ORDER BY c.created {direction}, c.seq {direction}"
     # Pick the page's rowids from the covering index first, then read only those rows: skipping
@@ -111,13 +105,18 @@ def history(db: sqlite_utils.Database, filters: Filters, *, limit: int, offset: 
 
 def count_history(db: sqlite_utils.Database, filters: Filters) -> int:
     """Return how many corrections match `filters`."""
-    where, params = filters.where(ordered=False)
+    where, params = filters.where(db, ordered=False)
     return int(db.execute(f"SELECT COUNT(*) FROM {CORRECTIONS} c{where}", params).fetchone()[0])
 
 
 # Rows that count in the statistics: not practice retries, not findings the judge was unsure of, not
 # sentences shown as a note.
 COUNTED = "kind != 'review' AND not_sure = 0 AND noted = 0"
+
+
+def count_if(condition: str) -> str:
+    """Return SQL counting the rows of a group where `condition` holds (SQLite and PostgreSQL alike)."""
+    return f"SUM(CASE WHEN {condition} THEN 1 ELSE 0 END)"
 
 
 def same_text_key(text: str) -> str:
@@ -167,8 +166,8 @@ def progress_by_week(db: sqlite_utils.Database, learner: int | None) -> list[dic
     where = f" WHERE {COUNTED}{where}"
     # Grouping by learner first walks idx_corrections_learner_week in order, with no sort.
     sql = (
-        f"SELECT {WEEK_SQL} AS week, COUNT(*), SUM(is_correct = 1 AND out_of_scope = 0),"
-        f" SUM(is_correct = 0 AND out_of_scope = 0), SUM(out_of_scope = 1)"
+        f"SELECT {WEEK_SQL} AS week, COUNT(*), {count_if('is_correct = 1 AND out_of_scope = 0')},"
+        f" {count_if('is_correct = 0 AND out_of_scope = 0')}, {count_if('out_of_scope = 1')}"
         f" FROM {CORRECTIONS}{where} GROUP BY learner_id, week"
     )
     weeks: dict[str, list[int]] = {}

@@ -1,4 +1,5 @@
-"""The Store: learners, corrections and their latency in one SQLite file, safe across threads and crashes."""
+"""The Store: learners, corrections and their latency in one SQLite file (or a PostgreSQL database), safe across
+threads, processes and crashes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tutor.store import outbox, queries, schema
 from tutor.store.db import Connections, corrupt_error, damage, explain, move_aside, translated
 from tutor.store.names import clean_name, name_key
 from tutor.store.paths import create_private, resolve_db
+from tutor.store.postgres import PgConnections
 from tutor.store.records import (
     CORRECTION_COLUMNS,
     Learner,
@@ -33,21 +35,24 @@ _INSERT_CORRECTION = (
     f" VALUES ({', '.join(':' + c for c in CORRECTION_COLUMNS)})"
 )
 _INSERT_CORRECTION_ONCE = _INSERT_CORRECTION.replace("INSERT INTO", "INSERT OR IGNORE INTO", 1)
+_INSERT_CORRECTION_SEQ = _INSERT_CORRECTION + " RETURNING seq"
 _SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
 _INSERT_TIMINGS = f"INSERT INTO {schema.MASK_TIMINGS} (correction_seq, count, us_f32) VALUES (?, ?, ?)"
 
 
 class Store:
-    """A grammar-tutor store over one SQLite file. Open with Store.open(); safe to share between threads.
+    """A grammar-tutor store over one SQLite file or one PostgreSQL database. Open with Store.open(); safe to share
+    between threads (and, on PostgreSQL, between servers).
 
-    Each thread gets its own connection; each write is one transaction, committed before the method
-    returns. The file is in WAL mode with foreign keys on.
+    Each write is one transaction, committed before the method returns. A SQLite file is in WAL mode with
+    foreign keys on, one connection per thread; PostgreSQL is reached through a connection pool
+    (tutor.store.postgres).
     """
 
-    def __init__(self, connections: Connections, *, moved_aside: Path | None = None) -> None:
+    def __init__(self, connections: Connections | PgConnections, *, moved_aside: Path | None = None) -> None:
         """Use Store.open() instead; this wraps already-migrated connections."""
         self._conns = connections
-        self.path: Path = connections.path
+        self.path: Path | str = connections.path  # a PostgreSQL store's is its URL without the password
         self.moved_aside: Path | None = moved_aside  # where fresh=True put a damaged file, if it did
 
     # -- opening ---------------------------------------------------------------------------------
@@ -68,9 +73,9 @@ class Store:
             raise ValueError(f"synchronous={synchronous!r}; expected one of {', '.join(_SYNCHRONOUS)}")
         target = resolve_db(path)
         if isinstance(target, str):
-            from tutor.store.postgres import open_postgres
+            from tutor.store.postgres import PgConnections
 
-            return open_postgres(target)
+            return cls(PgConnections.open(target))
         problem = damage(target)
         if problem is None:
             try:
@@ -119,8 +124,10 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        """Return the schema version of the open file."""
+        """Return the schema version of the open file (or PostgreSQL database)."""
         with translated(self.path, "reading its schema version"):
+            if isinstance(self._conns, PgConnections):
+                return int(self._conns.get().execute(f"SELECT MAX(version) FROM {schema.VERSION_TABLE}").fetchone()[0])
             return schema.current_version(self._conns.get())
 
     # -- learners --------------------------------------------------------------------------------
@@ -154,7 +161,8 @@ class Store:
         """
         sql = (
             f"SELECT l.id, l.name, l.created, l.uuid, COUNT(c.seq) AS corrections,"
-            f" COALESCE(SUM(c.seq IS NOT NULL AND {queries.COUNTED}), 0) AS counted FROM {schema.LEARNERS} l"
+            f" COALESCE({queries.count_if('c.seq IS NOT NULL AND ' + queries.COUNTED)}, 0) AS counted"
+            f" FROM {schema.LEARNERS} l"
             f" LEFT JOIN {schema.CORRECTIONS} c ON c.learner_id = l.id"
             " GROUP BY l.id ORDER BY l.name COLLATE NOCASE"
         )
@@ -274,7 +282,7 @@ class Store:
         for result, created in items:
             row = correction_row(result, learner_id=learner_id, model_name=model_name,
                                  model_sha256=model_sha256, settings=settings, created=created)
-            seq = db.conn.execute(_INSERT_CORRECTION, row).lastrowid
+            seq = db.conn.execute(_INSERT_CORRECTION_SEQ, row).fetchone()[0]
             if result.timings.mask_us:
                 db.conn.execute(_INSERT_TIMINGS, (seq, len(result.timings.mask_us), pack_us(result.timings.mask_us)))
             ids.append(row["id"])
@@ -368,8 +376,12 @@ class Store:
         return export(self, fmt, out, learner)
 
     def integrity_check(self) -> list[str]:
-        """Return SQLite's integrity_check messages (["ok"] for a healthy file)."""
+        """Return SQLite's integrity_check messages (["ok"] for a healthy file); PostgreSQL checks its own pages,
+        so there it is ["ok"] once the database answers."""
         with translated(self.path, "checking its integrity"):
+            if isinstance(self._conns, PgConnections):
+                self._conns.get().execute("SELECT 1").fetchone()
+                return ["ok"]
             return [row[0] for row in self._conns.get().execute("PRAGMA integrity_check")]
 
 

@@ -70,8 +70,24 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "store.db"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_target(request: pytest.FixtureRequest, db_path: Path) -> Path | str:
+    """Return where a new store lives: a SQLite file path, or a postgresql:// URL (a real PostgreSQL 15, started
+    by tests/conftest.py), so that each Store API test runs on both backends."""
+    if request.param == "sqlite":
+        return db_path
+    return request.getfixturevalue("postgres_store_url")
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    """Return an open store on a fresh file, closed afterwards."""
+def store(store_target: Path | str) -> Iterator[Store]:
+    """Return an open store on a fresh file or PostgreSQL database, closed afterwards."""
+    with Store.open(store_target) as opened:
+        yield opened
+
+
+@pytest.fixture
+def sqlite_store(db_path: Path) -> Iterator[Store]:
+    """Return an open store on a fresh SQLite file (for what only SQLite has: its file, WAL, its connections)."""
     with Store.open(db_path) as opened:
         yield opened

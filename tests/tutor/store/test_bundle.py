@@ -48,10 +48,10 @@ def test_bundle_describes_itself(tmp_path: Path) -> None:
     assert all(len(row["id"]) == 36 and "learner" not in row for row in bundle["corrections"])
 
 
-def test_two_learners_imported_twice_arrive_exactly_once(tmp_path: Path) -> None:
+def test_two_learners_imported_twice_arrive_exactly_once(tmp_path: Path, store_target: Path | str) -> None:
     ana, bo = _two_learner_dbs(tmp_path)
     files = [_export(ana, "Ana", tmp_path / "ana.json"), _export(bo, "Bo", tmp_path / "bo.json")]
-    with Store.open(tmp_path / "teacher.db") as teacher:
+    with Store.open(store_target) as teacher:  # the teacher's file, or a district's PostgreSQL
         first = list(import_files(teacher, files))
         second = list(import_files(teacher, files))
         assert [(s.new, s.present, s.conflicts) for s in first] == [(2, 0, []), (3, 0, [])]

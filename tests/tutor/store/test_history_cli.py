@@ -97,3 +97,11 @@ def test_runs_as_a_module(db_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["corrections"]) == 3
+
+
+def test_history_reads_a_postgresql_database_named_by_its_url(postgres_store_url: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with Store.open(postgres_store_url) as store:
+        store.save_correction(make_result("She go to school"), learner="Ana")
+    assert main(["history", "--db", postgres_store_url, "--learner", "Ana", "--search", "scho"]) == 0
+    assert "She go to school" in capsys.readouterr().out

@@ -32,8 +32,8 @@ def test_malformed_weak_or_old_hashes_never_verify() -> None:
         assert not verify_secret("pw", stored)
 
 
-def test_pins_have_a_minimum_length_and_a_throttle(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "s.db") as store:
+def test_pins_have_a_minimum_length_and_a_throttle(store_target: Path | str) -> None:
+    with Store.open(store_target) as store:
         store.ensure_learner("Dora")
         lock = SecretLock(store)
         with pytest.raises(LockError, match="at least 6"):
@@ -45,5 +45,5 @@ def test_pins_have_a_minimum_length_and_a_throttle(tmp_path: Path) -> None:
         with pytest.raises(Throttled) as info:
             lock.check_pin("Dora", "246810")
         assert 0 < info.value.retry_after <= 1
-    with Store.open(tmp_path / "s.db") as store, pytest.raises(Throttled):  # persisted across a reopen
+    with Store.open(store_target) as store, pytest.raises(Throttled):  # persisted across a reopen
         SecretLock(store).check_pin("Dora", "246810")

@@ -43,10 +43,10 @@ def test_keyword_model_and_settings_override_the_result(store: Store) -> None:
     assert (row["model_name"], row["model_sha256"], row["settings"]) == ("other", "cd" * 32, {"top_k": 1})
 
 
-def test_a_saved_correction_is_visible_to_another_connection(store: Store, db_path: Path) -> None:
+def test_a_saved_correction_is_visible_to_another_connection(store: Store, store_target: Path | str) -> None:
     uid = store.save_correction(make_result(), learner="Ana")
-    with sqlite3.connect(db_path) as other:
-        assert other.execute("SELECT COUNT(*) FROM corrections WHERE id = ?", [uid]).fetchone()[0] == 1
+    with Store.open(store_target) as other:  # another pool or file connection: the write was committed
+        assert other.get(uid) is not None and other.count_history("Ana") == 1
 
 
 def test_out_of_scope_result_is_stored_without_cell(store: Store) -> None:
@@ -185,7 +185,7 @@ def test_latency_summary_per_model(store: Store) -> None:
     assert summary["other"]["corrections"] == 1 and summary["other"]["mask_p50_us"] == 7.0
 
 
-def test_save_corrections_is_all_or_nothing(store: Store, db_path: Path) -> None:
+def test_save_corrections_is_all_or_nothing(store: Store) -> None:
     good = make_result()
     bad = make_result(settings={"not json": object()})  # json.dumps fails half-way through the batch
     with pytest.raises(TypeError):
@@ -202,7 +202,8 @@ def test_closed_store_says_so(db_path: Path) -> None:
         store.history()
 
 
-def test_wal_and_foreign_keys_are_on(store: Store, db_path: Path) -> None:
+def test_wal_and_foreign_keys_are_on(sqlite_store: Store, db_path: Path) -> None:
+    store = sqlite_store
     with sqlite3.connect(db_path) as other:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     with pytest.raises(StoreError, match="FOREIGN KEY"), store._conns.write("test") as db:

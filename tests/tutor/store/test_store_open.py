@@ -169,7 +169,8 @@ def test_read_only_folder_and_file_are_clear_errors(tmp_path: Path) -> None:
         Store.open(path).save_correction(make_result(), learner="Ana")
 
 
-def test_full_disk_is_a_clear_error_and_loses_nothing(store: Store) -> None:
+def test_full_disk_is_a_clear_error_and_loses_nothing(sqlite_store: Store) -> None:
+    store = sqlite_store
     kept = store.save_correction(make_result(), learner="Ana")
     db = store._conns.get()
     pages = db.execute("PRAGMA page_count").fetchone()[0]

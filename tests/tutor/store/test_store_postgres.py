@@ -140,9 +140,11 @@ def test_a_wrong_password_and_a_missing_database_say_so(postgres_server: Any) ->
     postgres.connect(postgres_server.url(user=f"{user}:{password}")).close()  # the right one works
 
 
-def test_the_store_api_on_postgres_is_refused_clearly_after_the_schema_is_in(postgres_url: str) -> None:
-    with pytest.raises(StoreError, match="keeps learners and corrections in a SQLite file only"):
-        Store.open(postgres_url)
+def test_opening_an_empty_database_migrates_it_and_gives_the_store_api(postgres_url: str) -> None:
+    with Store.open(postgres_url) as store:
+        assert store.schema_version == schema.LATEST and store.path == postgres_url
+        store.ensure_learner("Ana")
+        assert [row["name"] for row in store.learners()] == ["Ana"]
     with psycopg.connect(postgres_url) as conn:
         assert postgres.current_version(conn) == schema.LATEST
 
@@ -153,3 +155,95 @@ def test_serve_against_an_unreachable_database_exits_with_one_line(capsys: pytes
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot reach the PostgreSQL database postgresql://tutor:***@127.0.0.1" in err[0]
     assert "hunter2" not in err[0]
+
+
+def test_the_stores_sqlite_sql_is_translated_word_for_word() -> None:
+    assert postgres.to_postgres("INSERT OR IGNORE INTO t (a, b) VALUES (?, :b) RETURNING seq") == (
+        "INSERT INTO t (a, b) VALUES (%s, %(b)s) ON CONFLICT DO NOTHING RETURNING seq")
+    assert postgres.to_postgres("SELECT id FROM l WHERE name = ? COLLATE NOCASE ORDER BY l.name COLLATE NOCASE") == (
+        "SELECT id FROM l WHERE lower(name) = lower(%s) ORDER BY lower(l.name)")
+    # literals are kept as they are, a % is escaped for psycopg, an index hint goes
+    assert postgres.to_postgres("SELECT '?:x%' FROM c INDEXED BY idx WHERE IFNULL(a, '') LIKE ?") == (
+        "SELECT '?:x%' FROM c WHERE COALESCE(a, '') LIKE %s")
+    assert postgres.to_postgres(f"SELECT {schema.WEEK_SQL}") == "SELECT tutor_week(created)::text"
+
+
+def test_two_servers_claiming_one_new_learner_at_once_make_one_learner_with_one_key(
+        postgres_store_url: str) -> None:
+    from tutor.store.learner_keys import claim_learner, server_key_hash
+
+    stores = [Store.open(postgres_store_url) for _ in range(2)]  # two pools: two servers' processes
+    claims: list[Any] = []
+    start = threading.Barrier(4, timeout=30)
+
+    def claim(store: Store, n: int) -> None:
+        start.wait()
+        claims.append(claim_learner(store, "Luz", None, lambda c: None if c.key_hash else f"hash-{n}"))
+
+    try:
+        threads = [threading.Thread(target=claim, args=(stores[n % 2], n)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert len(claims) == 4
+        assert [x["name"] for x in stores[0].learners()] == ["Luz"]
+        assert len({c.uuid for c in claims}) == 1 and sum(c.created for c in claims) == 1
+        assert claims[0].uuid == stores[0].find_learner("Luz")["uuid"] and len(claims[0].uuid) == 36
+        assert server_key_hash(stores[1], claims[0].uuid) is not None
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_wrong_passphrases_sent_to_two_servers_at_once_are_all_counted(postgres_store_url: str) -> None:
+    from tutor.store.lock import NETWORK_TEACHER, SecretLock, Throttled
+
+    stores = [Store.open(postgres_store_url) for _ in range(2)]
+    try:
+        SecretLock(stores[0]).set_teacher("the right passphrase")
+        start = threading.Barrier(6, timeout=30)
+        outcomes: list[str] = []
+
+        def attempt(store: Store) -> None:
+            start.wait()
+            try:
+                outcomes.append(str(SecretLock(store).check_teacher("wrong guess", network=True)))
+            except Throttled:
+                outcomes.append("throttled")
+
+        threads = [threading.Thread(target=attempt, args=(stores[n % 2],)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert len(outcomes) == 6 and "True" not in outcomes
+        with psycopg.connect(postgres_store_url) as conn:
+            failures = conn.execute("SELECT failures FROM secrets WHERE subject = %s", [NETWORK_TEACHER]).fetchone()[0]
+        assert failures == outcomes.count("False")  # every attempt that ran was counted, none lost to a race
+        assert outcomes.count("False") >= 3  # the first three are free; a later one is throttled or counted
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_serve_with_a_wrong_password_exits_with_one_line_without_the_password(
+        postgres_server: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    user, password = postgres_server.password_user, postgres_server.password
+    url = postgres_server.url(user=f"{user}:not-{password}")
+    assert main(["serve", "--token", "a-class-code-long-enough", "--port", "0", "--db", url]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refused the user name or password" in err[0] and f"{user}:***@" in err[0]
+    assert password not in err[0]
+
+
+def test_the_teacher_command_sets_the_passphrase_of_a_postgresql_database(
+        postgres_store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from tutor.store.lock import SecretLock
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a district passphrase\n"))
+    assert main(["teacher", "--db", postgres_store_url, "set-passphrase"]) == 0
+    with Store.open(postgres_store_url) as store:
+        assert SecretLock(store).check_teacher("a district passphrase")
