@@ -316,8 +316,9 @@ class MainWindow(QMainWindow):
                 + " "
                 + self.tr("You can still correct sentences, but they will not be saved until this is fixed."),
                 key="store",
-                actions=[
-                    (self.tr("Start a fresh database"), lambda: self.open_store(fresh=True)),
+                actions=[  # a district database is never replaced from here: only a file can be moved aside
+                    *([] if str(self.db).startswith("postgresql://") else
+                      [(self.tr("Start a fresh database"), lambda: self.open_store(fresh=True))]),
                     (self.tr("Try again"), self.open_store),
                 ],
             )
