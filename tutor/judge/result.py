@@ -21,12 +21,17 @@ class Judged:
     lm: dict[int, dict[str, float]] = field(default_factory=dict)
     score_ms: float = 0.0
     report_below: float = MAX_REPORT_BELOW  # the Judge's threshold for this kind of sentence (Judge.report_below)
+    # slots (start, end) a veto model turned down (tutor.judge.veto), and its score of each finding it read
+    vetoed: frozenset[tuple[int, int]] = frozenset()
+    veto_scores: dict[tuple[int, int], Any] = field(default_factory=dict)
 
     def finding_choices(self, notes: Sequence[Any] = (), offset: int = 0) -> list[tuple[SlotVerdict, Candidate]]:
-        """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding), in slot order;
-        `notes` are the text's notes and `offset` where the sentence starts in the text."""
+        """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding) and no veto
+        turned down, in slot order; `notes` are the text's notes and `offset` where the sentence starts in the text."""
         out = []
         for v in self.verdicts:
+            if (v.slot.start, v.slot.end) in self.vetoed:
+                continue
             c = v.finding(self.report_below, notes, offset)
             if c is not None:
                 out.append((v, c))
