@@ -15,7 +15,9 @@ divided by its token count (a length-normalised reading). The fit says which one
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 import time
 from collections.abc import Sequence
@@ -164,3 +166,60 @@ def load_veto(model: str, *, min_margin: float | None = None, n_threads: int = V
     scorer = LoadedModel(model_file, n_ctx=1024, n_threads=n_threads)
     return Veto(scorer, model_file.name, rule_for(model_file.name, min_margin))
 
+
+
+# -- the fit --------------------------------------------------------------------------------------
+BETA = 0.5  # F0.5: precision counts twice (tutor.judge.thresholds.BETA)
+
+
+@dataclass(frozen=True)
+class VetoCase:
+    """One finding of a development set as the judge showed it: the veto model's score, and whether it is real
+    (a labelled error with its correction)."""
+
+    score: VetoScore
+    real: bool
+
+
+@dataclass(frozen=True)
+class MarginFit:
+    """The margin of one measure that maximises F0.5 on the cases, with what it keeps."""
+
+    measure: str
+    min_margin: float
+    f05: float
+    kept: int
+    real_kept: int
+    labelled: int
+    lines: tuple[str, ...] = ()
+
+
+def counts(cases: Sequence[VetoCase], measure: str, min_margin: float) -> tuple[int, int]:
+    """Return (findings kept, real findings kept) when a finding is kept at `min_margin` or above."""
+    kept = [c for c in cases if c.score.measure(measure) >= min_margin]
+    return len(kept), sum(c.real for c in kept)
+
+
+def f_beta(kept: int, real: int, labelled: int) -> float:
+    """Return F0.5 of `kept` findings of which `real` are real, out of `labelled` errors (0 with none kept)."""
+    if not kept or not labelled or not real:
+        return 0.0
+    p, r = real / kept, real / labelled
+    return (1 + BETA ** 2) * p * r / (BETA ** 2 * p + r)
+
+
+def choose_margin(cases: Sequence[VetoCase], labelled: int, measure: str) -> MarginFit:
+    """Return the margin that maximises F0.5 of the kept findings: each midpoint between two neighbouring scores
+    is tried, and "no veto" (-inf); on a tie the lower margin (fewer vetoes) wins."""
+    values = sorted({c.score.measure(measure) for c in cases})
+    grid = [-math.inf] + [(a + b) / 2 for a, b in itertools.pairwise(values)]
+    best: MarginFit | None = None
+    lines = []
+    for t in grid:
+        kept, real = counts(cases, measure, t)
+        f = f_beta(kept, real, labelled)
+        lines.append(f"{measure} ≥ {t:8.3f}: kept {kept:4d}, real {real:4d}, F0.5 {f:.4f}")
+        if best is None or f > best.f05 + 1e-12:
+            best = MarginFit(measure, t, f, kept, real, labelled)
+    assert best is not None
+    return replace(best, lines=tuple(lines))
