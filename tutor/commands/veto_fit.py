@@ -9,13 +9,15 @@ then `grammar-tutor veto-fit --model qwen2.5-coder-1.5b tests/data/traps_clean.j
 picks, for each measure (tutor.judge.veto.MEASURES), the margin that maximises F0.5 of the findings kept over all
 the sets given (pooled), and writes the better one. A text set's finding is real when it is on a labelled error
 with its correction; a sentence set's answer is a finding when it is a change, and real when its verb, tense,
-person and correct form are the gold ones. Nothing runs a model: the scores are those the eval saved.
+person and correct form are the gold ones (an answer whose written word fills no §A13 cell is no finding the
+veto reads, and counts as kept). Nothing runs a model: the scores are those the eval saved.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,10 @@ def set_cases(items: list[dict[str, Any]], saved: dict[str, dict[str, Any]]) -> 
             out = row.get("output") or {}
             if out.get("out_of_scope") or row.get("is_correct", True):
                 continue
-            findings = [(row.get("veto"), _sentence_real(it, out))]
+            # an answer the veto did not read is no finding: its written word fills no §A13 cell, so nothing
+            # else could be answered (Judged.answer); it is kept at every margin
+            unread = {"delta": math.inf, "per_token": math.inf}
+            findings = [(row.get("veto") or unread, _sentence_real(it, out))]
         else:
             labelled += len(it.get("errors", []))
             findings = [(f.get("veto"), _text_real(it, f)) for f in row.get("findings") or []]

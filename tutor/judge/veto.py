@@ -209,17 +209,18 @@ def f_beta(kept: int, real: int, labelled: int) -> float:
 
 
 def choose_margin(cases: Sequence[VetoCase], labelled: int, measure: str) -> MarginFit:
-    """Return the margin that maximises F0.5 of the kept findings: each midpoint between two neighbouring scores
-    is tried, and "no veto" (-inf); on a tie the lower margin (fewer vetoes) wins."""
-    values = sorted({c.score.measure(measure) for c in cases})
-    grid = [-math.inf] + [(a + b) / 2 for a, b in itertools.pairwise(values)]
+    """Return the margin that maximises F0.5 of the kept findings. Tried: 0 (the model prefers the correction at
+    all), each midpoint between two neighbouring scores, and "no veto" (-inf); of margins that tie, the one
+    nearest 0 wins, so a margin moves away from "prefers the correction" only when the data say so."""
+    values = sorted({c.score.measure(measure) for c in cases if math.isfinite(c.score.measure(measure))})
+    grid = sorted({-math.inf, 0.0, *((a + b) / 2 for a, b in itertools.pairwise(values))})
     best: MarginFit | None = None
     lines = []
     for t in grid:
         kept, real = counts(cases, measure, t)
         f = f_beta(kept, real, labelled)
         lines.append(f"{measure} ≥ {t:8.3f}: kept {kept:4d}, real {real:4d}, F0.5 {f:.4f}")
-        if best is None or f > best.f05 + 1e-12:
+        if best is None or f > best.f05 + 1e-12 or (abs(f - best.f05) <= 1e-12 and abs(t) < abs(best.min_margin)):
             best = MarginFit(measure, t, f, kept, real, labelled)
     assert best is not None
     return replace(best, lines=tuple(lines))

@@ -66,13 +66,17 @@ def test_the_context_is_read_but_scored_on_neither_side():
     assert alone.per_token == pytest.approx((-2 / 3) - (-3 / 3))
 
 
-def test_the_margin_is_the_midpoint_that_maximises_f05_and_no_veto_wins_a_tie():
+def test_the_margin_maximises_f05_and_of_margins_that_tie_the_one_nearest_zero_wins():
     cases = [VetoCase(VetoScore(d, 0.0), real) for d, real in [(5.0, True), (4.0, True), (1.0, False), (0.5, False)]]
     fit = choose_margin(cases, labelled=4, measure="delta")
     assert fit.min_margin == pytest.approx(2.5) and (fit.kept, fit.real_kept) == (2, 2)
     assert fit.f05 == pytest.approx(f_beta(2, 2, 4)) and fit.f05 > f_beta(4, 2, 4)
     all_real = [VetoCase(VetoScore(d, 0.0), True) for d in (3.0, 1.0)]
-    assert choose_margin(all_real, labelled=2, measure="delta").min_margin == -math.inf
+    assert choose_margin(all_real, labelled=2, measure="delta").min_margin == 0.0  # vetoes nothing, ties -inf
+    one_dispreferred = [VetoCase(VetoScore(d, 0.0), True) for d in (3.0, -1.0)]
+    assert choose_margin(one_dispreferred, labelled=2, measure="delta").min_margin == -math.inf
+    unread = [*cases, VetoCase(VetoScore(math.inf, math.inf), False)]  # kept at every margin
+    assert counts(unread, "delta", 2.5) == (3, 2)
     assert counts(cases, "delta", 0.75) == (3, 2)
     with pytest.raises(ValueError, match="delta, per_token"):
         VetoScore(1.0, 1.0).measure("sum")
