@@ -9,7 +9,7 @@ import math
 import pytest
 
 VETO_MODEL = "qwen2.5-coder-1.5b"
-TEXT = "Last summer I visit my grandmother in Valencia. Every morning she make coffee for me and we talk a lot."
+TEXT = "My brother work in a bank. He go to work by bus every day."
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +41,12 @@ def test_check_records_the_veto_score_of_every_finding_and_its_time(vetoing_tuto
 
 
 def test_a_veto_no_finding_can_pass_leaves_the_text_and_the_sentence_as_written(vetoing_tutor):
+    # 'watch' fills a cell as written (I watch): vetoed, the answer is the verb as written; 'work' after 'my
+    # brother' fills none, so with its one change vetoed the tutor abstains rather than show it
     strict = _with_margin(vetoing_tutor, math.inf)
     assert strict.check(TEXT).findings == []
-    result = strict.correct("Every morning she make coffee for me.")
+    result = strict.correct("Yesterday I watch the news with my father.")
     assert result.is_correct and not result.out_of_scope and result.veto is None
-    plain = _with_margin(vetoing_tutor, -math.inf).correct("Every morning she make coffee for me.")
-    assert not plain.is_correct and plain.output["correct_form"] == "makes" and plain.veto is not None
+    assert strict.correct("My brother work in a bank.").out_of_scope
+    plain = _with_margin(vetoing_tutor, -math.inf).correct("Yesterday I watch the news with my father.")
+    assert not plain.is_correct and plain.output["correct_form"] == "watched" and plain.veto is not None

@@ -46,8 +46,8 @@ class Judged:
 
         The most probable change when any slot's best reading is a change; otherwise the verb as
         written (the first slot whose written form fills a cell), with the probability that every
-        slot is right as written. With no such slot, the most probable change of all; None when the
-        sentence has no slot with a cell (the tutor abstains).
+        slot is right as written. With no such slot, the most probable change of all (of a slot no veto
+        turned down); None when the sentence has no slot with a cell, or only vetoed ones (the tutor abstains).
         """
         found = self.findings()
         if found:
@@ -60,7 +60,9 @@ class Judged:
             if no_change.cell is not None:
                 return no_change, keep_all
         # no slot's written form fills a cell: the most probable change of a slot whose word is wrong as written
-        changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None]
+        # (never one a veto turned down)
+        changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None
+                   and (v.slot.start, v.slot.end) not in self.vetoed]
         if not changes:
             return None  # only verbs §A13 does not label here (plural subjects): abstain
         return max(changes, key=lambda x: x[1])

@@ -118,7 +118,7 @@ def test_the_real_veto_model_vetoes_a_correction_of_a_correct_sentence(veto):
     for judged in (_judged("My sisters have two dogs and a cat.", "have", "has", "have", "present simple",
                            "3rd singular"),
                    _judged("Last week I went to the museum with my teacher.", "went", "go", "go",
-                           "present simple", "1st plural")):
+                           "present simple", "1st singular")):
         reviewed = veto.review(judged)
         assert reviewed.finding_choices() == [], reviewed.veto_scores
         assert reviewed.veto_scores[next(iter(reviewed.vetoed))].delta < veto.rule.min_margin
