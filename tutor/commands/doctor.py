@@ -167,8 +167,8 @@ def check_qt() -> Check:
 def run(args: argparse.Namespace) -> int:
     """Run every check; print one line each; return 0 only when all pass."""
     model_check, mf = check_model(args.model)
-    checks = [model_check, *check_llama(mf), check_veto(getattr(args, "veto_model", None)), check_database(args.doctor_db or getattr(args, "db", None)),
-              check_qt()]
+    checks = [model_check, *check_llama(mf), check_veto(getattr(args, "veto_model", None)),
+              check_database(args.doctor_db or getattr(args, "db", None)), check_qt()]
     if args.json:
         print(json.dumps({"ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks]},
                          ensure_ascii=False))
