@@ -23,7 +23,6 @@ _SUBCOMMANDS = (
     "tutor.commands.compile",
     "tutor.commands.teacher",
     "tutor.commands.judge_fit",
-    "tutor.commands.veto_fit",
     "tutor.commands.practice",
     "tutor.commands.store_copy",
 )

@@ -1,13 +1,15 @@
-"""`grammar-tutor veto-fit`: fit the veto model's margin (data/judge/veto.json) on saved development predictions.
+"""`python -m tutor.commands.veto_fit`: fit the veto model's margin (data/judge/veto.json) on saved predictions.
 
 First save each development half's findings with every veto score recorded and nothing vetoed:
 
     grammar-tutor eval tests/data/traps_clean.jsonl:odd --veto-model qwen2.5-coder-1.5b --veto-margin=-inf \\
         --save-predictions dev_traps_clean.jsonl
 
-then `grammar-tutor veto-fit --model qwen2.5-coder-1.5b tests/data/traps_clean.jsonl:odd=dev_traps_clean.jsonl …`
-picks, for each measure (tutor.judge.veto.MEASURES), the margin that maximises F0.5 of the findings kept over all
-the sets given (pooled), and writes the better one. A text set's finding is real when it is on a labelled error
+    python -m tutor.commands.veto_fit --model qwen2.5-coder-1.5b \
+        tests/data/traps_clean.jsonl:odd=dev_traps_clean.jsonl …
+
+picks, for each measure (tutor.judge.veto.MEASURES), the margin that maximises F0.5 of the findings kept over
+all the sets given (pooled), and writes the better one. A text set's finding is real when it is on a labelled error
 with its correction; a sentence set's answer is a finding when it is a change, and real when its verb, tense,
 person and correct form are the gold ones (an answer whose written word fills no §A13 cell is no finding the
 veto reads, and counts as kept). Nothing runs a model: the scores are those the eval saved.
@@ -18,22 +20,36 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the `veto-fit` subcommand."""
-    p = sub.add_parser("veto-fit", help="fit the veto model's margin on saved predictions (data/judge/veto.json)")
+def build_parser() -> argparse.ArgumentParser:
+    """Return the command's parser (a module of its own, not a `grammar-tutor` subcommand: a developer's tool)."""
+    p = argparse.ArgumentParser(prog="python -m tutor.commands.veto_fit",
+                                description="fit the veto model's margin on saved predictions (data/judge/veto.json)")
     p.add_argument("pairs", nargs="+", metavar="SET=PREDICTIONS",
                    help="a labelled set (FILE or FILE:odd / FILE:even) and the predictions `eval --veto-margin=-inf"
                         " --save-predictions` wrote for it")
     p.add_argument("--model", required=True, help="the veto model's catalogue name the scores came from")
     p.add_argument("--out", default=str(ROOT / "data" / "judge" / "veto.json"), help="file to update")
     p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
-    p.set_defaults(handler=run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and fit; a bad input is one line on stderr and exit code 2."""
+    from tutor.errors import TutorError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return run(args)
+    except TutorError as exc:
+        print(f"veto-fit: {exc}", file=sys.stderr)
+        return 2
 
 
 def set_cases(items: list[dict[str, Any]], saved: dict[str, dict[str, Any]]) -> tuple[list, int]:
@@ -134,9 +150,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out = Path(args.out)
     raw = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else {}
-    raw.setdefault("_comment", "The veto model's rule (tutor/judge/veto.py), written by `grammar-tutor veto-fit`:"
-                   " the instruction it reads before each sentence, and per model the measure and the least"
-                   " margin (nats) by which it must prefer a finding's correction for the finding to be shown.")
+    raw.setdefault("_comment", "The veto model's rule (tutor/judge/veto.py), written by"
+                   " `python -m tutor.commands.veto_fit`: the instruction it reads before each sentence, and per"
+                   " model the measure and the least margin (nats) by which it must prefer a finding's"
+                   " correction for the finding to be shown.")
     raw.setdefault("prefix", DEFAULT_PREFIX)
     raw.setdefault("models", {})[args.model] = {
         "measure": best.measure, "min_margin": round(best.min_margin, 4),
@@ -145,3 +162,7 @@ def run(args: argparse.Namespace) -> int:
     out.write_text(json.dumps(raw, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

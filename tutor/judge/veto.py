@@ -3,7 +3,7 @@
 The judge's model is small. For each finding the judge would show, the veto model reads the sentence as
 written and the sentence with that one correction applied, after a short fixed instruction (and the text's
 previous sentence, as the judge reads it), and compares their log-probabilities. A finding is kept only when
-the correction wins by at least the fitted margin (`grammar-tutor veto-fit`, written to data/judge/veto.json);
+the correction wins by at least the fitted margin (data/judge/veto.json, by `python -m tutor.commands.veto_fit`);
 otherwise its slot is vetoed and the sentence reads as written there. Findings are rare, so the model runs a
 few times per text. It is opt-in (`--veto-model NAME`, `Settings.veto_model`, or $GRAMMAR_TUTOR_VETO_MODEL):
 without it the tutor works exactly as before.
@@ -55,7 +55,8 @@ class VetoScore:
 
 @dataclass(frozen=True)
 class VetoRule:
-    """What veto-fit wrote for one veto model: the instruction it reads first, the measure and its margin."""
+    """What tutor.commands.veto_fit wrote for one veto model: the instruction it reads first, the measure, the
+    margin."""
 
     prefix: str
     measure: str = "delta"
