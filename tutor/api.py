@@ -32,6 +32,7 @@ from tutor.errors import InputError
 from tutor.judge.in_turn import judge_in_turn
 from tutor.judge.judge import Calibration, Judge
 from tutor.judge.result import Judged
+from tutor.judge.veto import Veto, load_veto
 from tutor.limits import MAX_SENTENCE_CHARS, MAX_TEXT_CHARS
 from tutor.output_contract import reported_confidence, validate_output
 from tutor.result import OUTSIDE_VERBS, PLURAL_SUBJECT, CorrectionResult, Timings
@@ -65,6 +66,10 @@ class Settings:
     # or the whole text so far, each read once (an experiment for speed, issue 21)
     lm_context: str = "sentence"
     max_tokens: int = 160
+    # a second, larger model that must prefer each finding's correction by a fitted margin (tutor.judge.veto):
+    # a catalogue name or GGUF path, None for none (the default); veto_margin replaces the fitted margin
+    veto_model: str | None = None
+    veto_margin: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a plain dict (stored with each correction)."""
@@ -142,13 +147,16 @@ class Tutor:
     experiments in tutor.lab.ablations.
     """
 
-    def __init__(self, model: Any, model_file: ModelFile, settings: Settings | None = None) -> None:
+    def __init__(self, model: Any, model_file: ModelFile, settings: Settings | None = None,
+                 veto: Veto | None = None) -> None:
+        """`veto`: the loaded model Settings.veto_model names (Tutor.load loads it), or None."""
         self.llm = model
         self.model = model_file
         self.settings = settings or Settings()
         self.analyser = Analyser()
         self.judge = Judge(model, model_file.name, use_model=self.settings.use_model)
         self.answer_decoder = AnswerDecoder(model, model_file)
+        self.veto = veto
 
     @classmethod
     def load(cls, model: str | Path | None = None, *, temperature: float = 0.0,
@@ -181,7 +189,13 @@ class Tutor:
         try:
             if progress:
                 progress(0.8, "reading the vocabulary")
-            tutor = cls(llm, model_file, Settings(temperature=temperature, **settings))
+            st = Settings(temperature=temperature, **settings)
+            veto = None
+            if st.veto_model:
+                if progress:
+                    progress(0.82, f"loading the veto model {st.veto_model}")
+                veto = load_veto(st.veto_model, min_margin=st.veto_margin)
+            tutor = cls(llm, model_file, st, veto)
             if progress:
                 progress(0.85, "loading the English parser")
             parser.result()
@@ -196,8 +210,10 @@ class Tutor:
         return tutor
 
     def close(self) -> None:
-        """Free the model."""
+        """Free the model (and the veto model)."""
         self.llm.close()
+        if self.veto is not None:
+            self.veto.close()
 
     def warm_up(self) -> None:
         """Do once, at load, what the first request would otherwise pay for.
@@ -246,6 +262,8 @@ class Tutor:
                              "tutor.lab.ablations.Ablation(tutor), as `grammar-tutor correct --no-facts` does")
         proposal = self.analyser.propose(original)
         judged = None if proposal.abstain else self.judged(original, proposal.analysis)
+        if judged is not None and self.veto is not None:
+            judged = self.veto.review(judged)
         chosen = judged.answer() if judged is not None else None
         if chosen is None:
             return self.abstained(original, proposal.analysis, t0)
@@ -273,6 +291,7 @@ class Tutor:
             error_start=answer.start if answer.change else None, error_end=answer.end if answer.change else None,
             explanation_en=en, explanation_es=es, timings=timings, model_name=self.model.name,
             model_sha256=self.model.sha256, settings=st.to_dict(), others=others,
+            veto=judged.veto_scores.get((answer.start, answer.end)) if answer.change else None,
         )
 
     def other_finding(self, original: str, best: Any, probability: float) -> CorrectionResult:
@@ -309,8 +328,9 @@ class Tutor:
         text = check_text(text)
         spans = split_sentences(text)
         result = CheckResult(text, spans, model_name=self.model.name)
+        veto_ms = self.veto.ms if self.veto is not None else 0.0
         for js in walk_text(self.analyser, self.judge, text, spans, progress,
-                            lm_context_mode=self.settings.lm_context):
+                            lm_context_mode=self.settings.lm_context, veto=self.veto):
             result.notes.extend(js.notes)
             a = js.start
             for v in js.verdicts:
@@ -324,6 +344,8 @@ class Tutor:
                     original=js.sentence, verb=cell.verb, tense=cell.tense, person=cell.person,
                     correct_form=best.correct_form or cell.correct_form, spanish=cell.spanish[0], start=lo, end=hi,
                     written=text[lo:hi], confidence=p, explanation_en=en, explanation_es=es,
-                    sure=self.judge.is_sure(p)))
+                    sure=self.judge.is_sure(p), veto=js.judged.veto_scores.get((v.slot.start, v.slot.end))))
         result.total_ms = (time.perf_counter_ns() - t0) / 1e6
+        if self.veto is not None:
+            result.veto_ms = self.veto.ms - veto_ms
         return result

@@ -72,3 +72,4 @@ class CorrectionResult:
     # `output` stays the one §A13 object)
     others: tuple[CorrectionResult, ...] = ()
     out_of_scope_reason: str = ""  # PLURAL_SUBJECT or OUTSIDE_VERBS when out_of_scope ("" when not known)
+    veto: Any = None  # the veto model's tutor.judge.veto.VetoScore of the answer's change (None: no veto read it)

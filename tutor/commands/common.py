@@ -22,6 +22,14 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     defaults = Settings()
     parser.add_argument("--no-model", dest="use_model", action="store_false",
                         help="decide with the analyser's evidence alone: no model score (the ablation)")
+    from tutor.judge.veto import VETO_ENV, default_veto_model
+
+    parser.add_argument("--veto-model", default=default_veto_model(), metavar="NAME",
+                        help="a second, larger model (catalogue name or .gguf path) that must prefer each finding's"
+                             f" correction by its fitted margin before it is shown (default: ${VETO_ENV}, or none)")
+    parser.add_argument("--veto-margin", type=float, default=None, metavar="NATS",
+                        help="keep a finding when the veto model prefers it by at least this (default: the fitted"
+                             " margin in data/judge/veto.json; -inf keeps every finding and records its score)")
     from tutor.text.walk import LM_CONTEXTS
 
     parser.add_argument("--lm-context", choices=LM_CONTEXTS, default=defaults.lm_context,
@@ -42,6 +50,8 @@ def tutor_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         out[name] = getattr(args, name)
     out["use_model"] = getattr(args, "use_model", True)
     out["lm_context"] = getattr(args, "lm_context", "sentence")
+    out["veto_model"] = getattr(args, "veto_model", None) or None
+    out["veto_margin"] = getattr(args, "veto_margin", None)
     return out
 
 

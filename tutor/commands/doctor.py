@@ -33,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     " Exits 0 only when every check passes.",
     )
     parser.add_argument("--model", help="catalogue name or .gguf path (default: the bundled model)")
+    from tutor.judge.veto import VETO_ENV, default_veto_model
+
+    parser.add_argument("--veto-model", default=default_veto_model(), metavar="NAME",
+                        help=f"the veto model to check (default: ${VETO_ENV}, or none)")
     parser.add_argument("--db", dest="doctor_db", metavar="PATH", default=None, help="SQLite file to check")
     parser.add_argument("--json", action="store_true", help="print the checks as one JSON object")
     parser.set_defaults(handler=run)
@@ -48,6 +52,24 @@ def check_model(model: str | None) -> tuple[Check, object | None]:
     except TutorError as exc:
         return Check("model", False, str(exc)), None
     return Check("model", True, f"{mf.name} at {mf.path} (sha256 {mf.sha256[:16]}… verified)"), mf
+
+
+def check_veto(model: str | None) -> Check:
+    """Say which veto model is in use (tutor.judge.veto), verifying its sha256, or that there is none."""
+    from tutor.catalogue import resolve
+    from tutor.errors import TutorError
+    from tutor.judge.veto import VETO_ENV, rule_for
+
+    if not model:
+        return Check("veto", True, f"none: every finding the judge makes is shown (--veto-model NAME or ${VETO_ENV}"
+                                   " adds one)")
+    try:
+        mf = resolve(model)
+        rule = rule_for(mf.name)
+    except (TutorError, ValueError) as exc:
+        return Check("veto", False, str(exc))
+    return Check("veto", True, f"{mf.name} at {mf.path} (sha256 {mf.sha256[:16]}… verified); keeps a finding when"
+                               f" its {rule.measure} is ≥ {rule.min_margin:g}")
 
 
 def check_llama(mf: object | None) -> list[Check]:
@@ -156,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
     model_check, mf = check_model(args.model)
     done(model_check)
     done(*check_llama(mf))
+    done(check_veto(getattr(args, "veto_model", None)))
     done(check_database(args.doctor_db or getattr(args, "db", None)))
     done(check_qt())
     if args.json:

@@ -71,14 +71,19 @@ def run(args: argparse.Namespace) -> int:
         out = open(args.save_predictions, "w", encoding="utf-8") if args.save_predictions else None  # noqa: SIM115
         for it in items:
             t0 = time.perf_counter()
+            extra: dict = {}
             try:
-                preds[it["id"]] = tutor.correct(it["original"]).output
+                res = tutor.correct(it["original"])
+                preds[it["id"]] = res.output
+                # whether the answer is a change, and the veto model's score of it (veto-fit reads these)
+                extra = {"is_correct": res.is_correct, **({"veto": res.veto.to_dict()} if res.veto else {})}
             except TutorError as exc:
                 print(f"{it['id']}: {exc}", file=sys.stderr)
                 preds[it["id"]] = None
             seconds[it["id"]] = time.perf_counter() - t0
             if out:
-                out.write(json.dumps({"id": it["id"], "output": preds[it["id"]]}, ensure_ascii=False) + "\n")
+                out.write(json.dumps({"id": it["id"], "output": preds[it["id"]], **extra}, ensure_ascii=False)
+                          + "\n")
         if out:
             out.close()
     result = score(items, preds, seconds or None)

@@ -21,12 +21,17 @@ class Judged:
     lm: dict[int, dict[str, float]] = field(default_factory=dict)
     score_ms: float = 0.0
     report_below: float = MAX_REPORT_BELOW  # the Judge's threshold for this kind of sentence (Judge.report_below)
+    # slots (start, end) a veto model turned down (tutor.judge.veto), and its score of each finding it read
+    vetoed: frozenset[tuple[int, int]] = frozenset()
+    veto_scores: dict[tuple[int, int], Any] = field(default_factory=dict)
 
     def finding_choices(self, notes: Sequence[Any] = (), offset: int = 0) -> list[tuple[SlotVerdict, Candidate]]:
-        """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding), in slot order;
-        `notes` are the text's notes and `offset` where the sentence starts in the text."""
+        """Return the (verdict, correction) of every slot that is a finding (SlotVerdict.finding) and no veto
+        turned down, in slot order; `notes` are the text's notes and `offset` where the sentence starts in the text."""
         out = []
         for v in self.verdicts:
+            if (v.slot.start, v.slot.end) in self.vetoed:
+                continue
             c = v.finding(self.report_below, notes, offset)
             if c is not None:
                 out.append((v, c))
@@ -41,8 +46,8 @@ class Judged:
 
         The most probable change when any slot's best reading is a change; otherwise the verb as
         written (the first slot whose written form fills a cell), with the probability that every
-        slot is right as written. With no such slot, the most probable change of all; None when the
-        sentence has no slot with a cell (the tutor abstains).
+        slot is right as written. With no such slot, the most probable change of all (of a slot no veto
+        turned down); None when the sentence has no slot with a cell, or only vetoed ones (the tutor abstains).
         """
         found = self.findings()
         if found:
@@ -55,7 +60,9 @@ class Judged:
             if no_change.cell is not None:
                 return no_change, keep_all
         # no slot's written form fills a cell: the most probable change of a slot whose word is wrong as written
-        changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None]
+        # (never one a veto turned down)
+        changes = [(c, p) for v in self.verdicts for c, p in v.ranked if c.change and c.cell is not None
+                   and (v.slot.start, v.slot.end) not in self.vetoed]
         if not changes:
             return None  # only verbs §A13 does not label here (plural subjects): abstain
         return max(changes, key=lambda x: x[1])

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.output_contract import reported_confidence
 from tutor.text.notes import Note
+
+if TYPE_CHECKING:
+    from tutor.judge.veto import VetoScore
 
 
 @dataclass(frozen=True)
@@ -26,13 +29,18 @@ class Finding:
     explanation_en: str
     explanation_es: str
     sure: bool = True  # False: below the "not sure" threshold, shown as a question
+    veto: VetoScore | None = None  # how much a veto model preferred the correction (None: no veto model)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the finding as one entry of `findings` in `check --jsonl` (stable keys)."""
-        return {"original": self.original, "verb": self.verb, "tense": self.tense, "person": self.person,
-                "correct_form": self.correct_form, "spanish": self.spanish, "start": self.start, "end": self.end,
-                "written": self.written, "confidence": reported_confidence(self.confidence),
-                "explanation_en": self.explanation_en, "explanation_es": self.explanation_es}
+        """Return the finding as one entry of `findings` in `check --jsonl` (stable keys; `veto` only when a veto
+        model read it)."""
+        out = {"original": self.original, "verb": self.verb, "tense": self.tense, "person": self.person,
+               "correct_form": self.correct_form, "spanish": self.spanish, "start": self.start, "end": self.end,
+               "written": self.written, "confidence": reported_confidence(self.confidence),
+               "explanation_en": self.explanation_en, "explanation_es": self.explanation_es}
+        if self.veto is not None:
+            out["veto"] = self.veto.to_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,7 @@ class CheckResult:
     model_name: str = ""
     rescored: list[int] = field(default_factory=list)  # sentences the model read for this check (incremental)
     tokens_evaluated: int = 0  # tokens the model evaluated for this check (incremental; 0: not counted)
+    veto_ms: float = 0.0  # of total_ms, the time the veto model spent (0: none)
 
     def to_dict(self) -> dict[str, Any]:
         """Return {"findings", "sentences", "notes"}: one line of `grammar-tutor check --jsonl` without its id."""

@@ -103,6 +103,7 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: 
 
     results: dict[str, dict[str, Any]] = {}
     seconds: list[float] = []
+    veto_seconds: list[float] = []  # of each text's time, the veto model's (when one is loaded)
     items_to_run = items
     if saved is not None:
         missing = [it["id"] for it in items if it["id"] not in saved]
@@ -115,7 +116,11 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: 
     for it in items_to_run:
         t0 = time.perf_counter()
         try:
-            results[it["id"]] = tutor.check(it["text"]).to_dict()
+            checked = tutor.check(it["text"])
+            results[it["id"]] = checked.to_dict()
+            if getattr(tutor, "veto", None) is not None:
+                results[it["id"]]["veto_ms"] = round(checked.veto_ms, 1)
+                veto_seconds.append(checked.veto_ms / 1000)
         except TutorError as exc:
             print(f"{it['id']}: {exc}", file=sys.stderr)
             results[it["id"]] = {"findings": []}
@@ -129,6 +134,10 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: 
     if seconds:
         r["seconds_p50"] = seconds[len(seconds) // 2]
         r["seconds_p95"] = seconds[min(len(seconds) - 1, int(len(seconds) * 0.95))]
+    veto_seconds.sort()
+    if veto_seconds:
+        r["veto_seconds_p50"] = veto_seconds[len(veto_seconds) // 2]
+        r["veto_seconds_p95"] = veto_seconds[min(len(veto_seconds) - 1, int(len(veto_seconds) * 0.95))]
 
     def fmt(x):
         return "–" if x is None else f"{x:.3f}"
@@ -146,6 +155,8 @@ def run_text_eval(items: list[dict[str, Any]], args: argparse.Namespace, tutor: 
     print(f"| items with no error and no finding | {fmt(r['no_false_alarm'])} (of {r['items_without_errors']}) |")
     if seconds:
         print(f"| seconds per text p50 / p95 | {r['seconds_p50']:.2f} / {r['seconds_p95']:.2f} |")
+    if veto_seconds:
+        print(f"| of which the veto model, p50 / p95 | {r['veto_seconds_p50']:.2f} / {r['veto_seconds_p95']:.2f} |")
     if r["by_error_type"]:
         print("\n| error type | n | found |\n| --- | --- | --- |")
         for k, v in r["by_error_type"].items():

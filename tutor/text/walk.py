@@ -20,6 +20,7 @@ from tutor.judge.judge import Judge
 from tutor.judge.result import Judged
 from tutor.judge.scores import SlotVerdict
 from tutor.judge.slots import Candidate, Proposal
+from tutor.judge.veto import Veto
 from tutor.text.notes import Note, analysis_notes, notes_for, plural_reference_notes
 
 
@@ -87,11 +88,12 @@ def lm_context(corrected: list[str], paragraph_start: int, mode: str = "sentence
 
 def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int, int]],
               progress: Callable[[int, int], None] | None = None, *,
-              lm_context_mode: str = "sentence") -> Iterator[JudgedSentence]:
+              lm_context_mode: str = "sentence", veto: Veto | None = None) -> Iterator[JudgedSentence]:
     """Yield each sentence of `text` judged, in order, with the corrected previous sentence as context.
 
     Sentences the analyser abstains on are yielded with no verdicts (they still count as context).
-    `lm_context_mode` is what the model reads first (LM_CONTEXTS; see lm_context).
+    `lm_context_mode` is what the model reads first (LM_CONTEXTS; see lm_context). A `veto` model reads each
+    sentence's findings (with the same context) before the sentence counts as corrected.
     """
     corrected: list[str] = []
     paragraph = 0  # index of the current paragraph's first sentence
@@ -115,7 +117,10 @@ def walk_text(analyser: Analyser, judge: Judge, text: str, spans: list[tuple[int
         following = text[b: spans[k + 1][1]] if k + 1 < len(spans) else ""
         more = [n for n in analysis_notes(verdicts.analysis, a) + plural_reference_notes(verdicts, following, a)
                 if not any(m.start < n.end and n.start < m.end for m in notes)]  # one note per span
-        judged = JudgedSentence(k, a, sorted(notes + more, key=lambda n: n.start), verdicts)
+        notes = sorted(notes + more, key=lambda n: n.start)
+        if veto is not None:
+            verdicts = veto.review(verdicts, notes, a, context)
+        judged = JudgedSentence(k, a, notes, verdicts)
         corrected.append(judged.corrected())
         if corrected[-1] != sentence:
             tenses[k] = analyser.tenses(corrected[-1])

@@ -97,7 +97,7 @@ def test_doctor_passes_on_a_working_setup(tmp_path):
                           capture_output=True, text=True, env=env, timeout=600)
     report = json.loads(proc.stdout)
     names = [c["name"] for c in report["checks"]]
-    assert names == ["model", "llama.cpp", "forward", "database", "qt"]
+    assert names == ["model", "llama.cpp", "forward", "veto", "database", "qt"]
     assert report["ok"] and proc.returncode == 0, report
     assert "tokens/s" in report["checks"][2]["detail"]
 
