@@ -131,6 +131,8 @@ class Frame:
     # a subject with (*yesterday she went … and eat*); not in a relative or other clause of its own
     noun: tuple[int, int] | None = None  # an 'unclear' subject: the span of the noun that is likely wrong
     bare_noun: bool = False  # that noun has no determiner (*computer have*), rather than a plural cue before it
+    before: Subject = Subject("unknown")  # a word the parser reads as no verb: the noun phrase just before it
+    # (*only a few student like*, *many of my friend like*), the subject the hand rules read
 
 
 class Parsed:
@@ -177,6 +179,9 @@ class Parsed:
             notional = (after.start, after.end) if after.start >= 0 else None
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential)
+        before = Subject("unknown") if verbal else _noun_before(tok)
+        if before.number == "unclear" and noun is None:
+            noun, bare = before.noun, before.bare
         noun = self._span(*noun) if noun else None
         comma_missing = _main_clause_read_as_relative(head)
         return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
@@ -184,7 +189,8 @@ class Parsed:
                      past_neighbour="temporal" if comma_missing == "past" else _past_neighbour(head),
                      existential=existential,
                      notional=self._span(*notional) if notional else None,
-                     past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None)
+                     past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None,
+                     before=self._written(before))
 
     def _governed_by_past_cue(self, head: Any, depth: int = 0) -> bool:
         """Return True when a finished-time word stands in the clause headed by `head` (not inside a clause of
@@ -339,7 +345,7 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ in ("WP", "WDT") or (low == "that" and n.head.dep_ == "relcl"):
         verb = n.head
         if verb.dep_ == "relcl" and verb.head is not verb and depth < 4:
-            return _noun_phrase_subject(verb.head, depth + 1)  # a relative pronoun: its antecedent's number
+            return _antecedent(verb.head, depth)  # a relative pronoun: its antecedent's number
         return Subject("unknown", None, *span)
     if low in ls["singular_pronouns"] and n.tag_ in ("PRP", "NN", "DT", "CD", "NNP"):
         if low == "me":
@@ -350,6 +356,8 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     of_object = next((g for c in n.children if c.dep_ == "prep" and c.lower_ == "of"
                       for g in c.children if g.dep_ == "pobj"), None)
     if of_object is not None:
+        if low in ls["kind_of_heads"] and _det(n) in ls["plural_determiners"]:
+            return Subject("plural", None, *span)  # 'those kind of films', 'these sort of things': plural meant
         if low in ls["singular_of_heads"]:
             return Subject("singular", "3rd singular", *span)  # 'one of my friends', 'each of them'
         if low in ls["plural_of_heads"] or (low == "number" and _det(n) in ("a", "an")):
@@ -382,6 +390,42 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span, countable=_countable(n))
     return Subject("unknown", None, *span)
+
+
+def _noun_before(tok: Any) -> Subject:
+    """Return the number of the noun phrase that ends right before `tok`, a word the parser reads as no verb (the
+    hand rules may still read it as one, with that noun phrase as its subject): *only a few student like*, and out
+    of a partitive, *many of my friend like*, *a lot of my friend like*."""
+    if tok.i == tok.sent.start:
+        return Subject("unknown")
+    n = tok.doc[tok.i - 1]
+    if not n.tag_.startswith("NN"):
+        return Subject("unknown")
+    steps = 0
+    while n.dep_ == "pobj" and n.head.lower_ == "of" and n.head.head is not n.head and steps < 3 and (
+            n.head.head.tag_.startswith(("NN", "JJ", "CD", "DT", "PRP"))):
+        n, steps = n.head.head, steps + 1
+    return _noun_phrase_subject(n)
+
+
+def _antecedent(ante: Any, depth: int) -> Subject:
+    """Return the number a relative pronoun takes from its antecedent `ante`.
+
+    After a partitive (*one of the cities that are*, *one of the best films that have*) the antecedent is the
+    set named after *of*, which the learner means as a plural whatever its written number: a singular count
+    noun there is the likelier error (unclear); otherwise plural. An antecedent inside a prepositional phrase
+    of a plural noun (*my neighbours on the second floor, who are*) may be either noun: plural, left alone.
+    """
+    span = (ante.left_edge.idx, ante.right_edge.idx + len(ante.right_edge.text))
+    of, above = ante.head, ante.head.head
+    if ante.dep_ == "pobj" and of is not ante and above is not of:
+        if of.lower_ == "of" and (above.lower_ in ("one", "1") or above.lower_ in lists()["of_heads"]):
+            if _tag(ante) == "NN" and _countable(ante, gerunds=True):
+                return Subject("unclear", None, *span, noun=_token_span(ante))
+            return Subject("plural", None, *span)
+        if above.tag_ in ("NNS", "NNPS") or above.lower_ in lists()["irregular_plurals"]:
+            return Subject("plural", None, *span)
+    return _noun_phrase_subject(ante, depth + 1)
 
 
 def _token_span(t: Any) -> tuple[int, int]:

@@ -194,6 +194,22 @@ def test_a_main_clause_after_a_time_clause_without_a_comma_is_not_a_relative_cla
     ("Eating well and sleeping eight hours are the secret.", "are", "coordinated"),
     ("Almost half of the respondent have a job.", "have", "unclear"),
     ("A lot of my friend live abroad.", "live", "unclear"),
+    ("She is one of the teacher who are always patient.", "are", "unclear"),   # a partitive: the set is plural
+    ("It is one of the songs that are on the radio.", "are", "plural"),
+    ("My uncles from the coast, who are fishermen, visit us.", "are", "plural"),  # either noun may be meant
+    ("The man in the blue shirt, who are my uncle, works here.", "are", "singular"),
+    ("These sort of problems are common.", "are", "plural"),                    # 'these sorts of' is meant
+    ("That kind of film was boring.", "was", "singular"),
 ])
 def test_more_subjects_whose_number_the_noun_phrase_decides(sentence, word, number):
     assert frame_of(sentence, word).subject.number == number
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("Only a few tourist walk to the castle.", "walk", "unclear"),  # a singular noun after a plural cue
+    ("Many of my friend like football.", "like", "plural"),
+    ("My friend like football.", "like", "singular"),
+])
+def test_a_word_the_parser_reads_as_no_verb_has_the_number_of_the_noun_phrase_before_it(sentence, word, number):
+    frame = frame_of(sentence, word)
+    assert not frame.verbal and frame.before.number == number
