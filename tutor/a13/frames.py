@@ -31,7 +31,7 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
     if not frame.verbal:  # the parser has no verb here ('like' read as a preposition): the hand rules decide,
         # unless whoever would do the action is plural ('students only have ten minutes for eat'), or the noun
         # phrase before the word says plural or an unclear number ('only a few student like', §A13 §5)
-        if frame.before.number in ("plural", "coordinated", "unclear"):
+        if frame.before.number in ("plural", "unclear"):
             return []
         return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective", "unclear")]
     sub = frame.subject

@@ -401,11 +401,25 @@ def _noun_before(tok: Any) -> Subject:
     n = tok.doc[tok.i - 1]
     if not n.tag_.startswith("NN"):
         return Subject("unknown")
+    if n.head.i == tok.i:  # the parser made one noun of the two words (*office talks*, *a few tourist walk*): only a
+        # plural cue before them tells a number; a determiner may hang on either word, so bareness tells nothing
+        cues = lists()["plural_cues"]
+        if not any(c.i < n.i and (c.lower_ in cues or (c.tag_ == "CD" and c.lower_ not in ("one", "1")))
+                   for c in (*tok.children, *n.children)):
+            return Subject("unknown")
+        if _tag(n) == "NN" and _countable(n, gerunds=True):
+            return Subject("unclear", None, *_token_span(n), noun=_token_span(n))
+        return Subject("plural", None, *_token_span(n))
     steps = 0
-    while n.dep_ == "pobj" and n.head.lower_ == "of" and n.head.head is not n.head and steps < 3 and (
+    while n.dep_ == "pobj" and n.head.lower_ == "of" and n.head.head.i != n.head.i and steps < 3 and (
             n.head.head.tag_.startswith(("NN", "JJ", "CD", "DT", "PRP"))):
         n, steps = n.head.head, steps + 1
-    return _noun_phrase_subject(n)
+    if _tag(n) == "NN" and _countable(n, gerunds=True) and _plural_cue(n):
+        return Subject("unclear", None, *_token_span(n), noun=_token_span(n))
+    sub = _noun_phrase_subject(n)
+    # (a coordination the parser finds in a garbled reading, a noun joined to a later clause, says nothing here: the
+    # hand rules read a coordinated subject themselves)
+    return sub if sub.number in ("plural", "unclear", "singular") else Subject("unknown")
 
 
 def _antecedent(ante: Any, depth: int) -> Subject:
@@ -418,7 +432,7 @@ def _antecedent(ante: Any, depth: int) -> Subject:
     """
     span = (ante.left_edge.idx, ante.right_edge.idx + len(ante.right_edge.text))
     of, above = ante.head, ante.head.head
-    if ante.dep_ == "pobj" and of is not ante and above is not of:
+    if ante.dep_ == "pobj" and of.i != ante.i and above.i != of.i:
         if of.lower_ == "of" and (above.lower_ in ("one", "1") or above.lower_ in lists()["of_heads"]):
             if _tag(ante) == "NN" and _countable(ante, gerunds=True):
                 return Subject("unclear", None, *span, noun=_token_span(ante))
