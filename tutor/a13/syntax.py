@@ -297,7 +297,7 @@ def _subject(head: Any, depth: int = 0) -> Subject:
                 if _clausal_subject(c):
                     return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
                 return Subject("none", None, c.idx, c.idx + len(c.text))  # a bare finite verb: an unreadable frame
-            return _noun_phrase_subject(c, depth)
+            return _referred_to_as_plural(c, _noun_phrase_subject(c, depth))
     if head.dep_ == "conj" and head.head is not head and depth < 4:
         return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
     return Subject("none")
@@ -373,8 +373,8 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
         return Subject("unknown", None, *span)
     if n.tag_ == "CD":
         return Subject("singular", "3rd singular", *span) if low in ("one", "1") else Subject("plural", None, *span)
-    if low in ls["collective_nouns"]:
-        return Subject("collective", None, *span)
+    if low in ls["collective_nouns"] or low in ls["invariant_nouns"]:
+        return Subject("collective", None, *span)  # either agreement is right: 'the team is / are', 'the fish is / are'
     name = n.text[:1].isupper() and not low.endswith("s") and low not in ls["irregular_plurals"]
     if not name and (low in ls["irregular_plurals"] or n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number")):
         return Subject("plural", None, *span)  # (a capitalised word with no -s is a name the parser took for a plural)
@@ -390,6 +390,22 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span, countable=_countable(n))
     return Subject("unknown", None, *span)
+
+
+def _referred_to_as_plural(n: Any, sub: Subject) -> Subject:
+    """Return `sub`, or 'unclear' when a singular count noun subject `n` is taken up later in the sentence by a plural
+    pronoun with no plural noun between that it could stand for (*my teacher are very good, they always explain …*,
+    §A13 §5: a later *they* for it): the learner means the plural, and the noun is the likelier error."""
+    if sub.number != "singular" or not sub.countable or n.tag_ != "NN":
+        return sub
+    ls = lists()
+    for t in n.doc[n.i + 1: n.sent.end]:
+        if t.lower_ in ls["plural_back_references"]:
+            return Subject("unclear", None, sub.start, sub.end, noun=_token_span(n))
+        if t.tag_ in ("NNS", "NNPS") or t.lower_ in ls["irregular_plurals"] or t.lower_ in ls["plural_pronouns"] or (
+                t.lower_ in ls["collective_nouns"]) or (t.dep_ == "conj" and t.tag_.startswith("NN")):
+            return sub  # a plural the pronoun may stand for ('my brother have two kids and they …')
+    return sub
 
 
 def _noun_before(tok: Any) -> Subject:

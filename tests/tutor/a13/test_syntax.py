@@ -213,3 +213,25 @@ def test_more_subjects_whose_number_the_noun_phrase_decides(sentence, word, numb
 def test_a_word_the_parser_reads_as_no_verb_has_the_number_of_the_noun_phrase_before_it(sentence, word, number):
     frame = frame_of(sentence, word)
     assert not frame.verbal and frame.before.number == number
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("My cousin are very funny, they always make me laugh.", "are", "unclear"),  # a later 'they' for the subject
+    ("The waiter were slow but they were kind.", "were", "unclear"),
+    ("My uncle have two sons and they live in Cádiz.", "have", "singular"),      # 'they' are the sons
+    ("My aunt have a big family and they visit us.", "have", "singular"),        # or a collective noun
+    ("My uncle have a boat and he sails every day.", "have", "singular"),
+])
+def test_a_singular_noun_taken_up_by_a_later_plural_pronoun_is_meant_as_a_plural(sentence, word, number):
+    frame = frame_of(sentence, word)
+    assert frame.subject.number == number
+    if number == "unclear":
+        assert sentence[frame.noun[0]:frame.noun[1]] in ("cousin", "waiter")
+
+
+@pytest.mark.parametrize(("sentence", "word"), [
+    ("The sheep were in the field.", "were"),
+    ("That species was in danger.", "was"),
+])
+def test_a_noun_whose_plural_is_its_singular_takes_either_agreement(sentence, word):
+    assert frame_of(sentence, word).subject.number == "collective"
