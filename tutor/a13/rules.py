@@ -119,7 +119,11 @@ def _object_after(i: int, s: Sentence) -> bool:
     after *be* is no passive (*the match was play in the rain* is one); a time phrase is no object (*last week*)."""
     j = s.next_index(i)
     n = s.norm(j)
-    if n in s.lists["time_determiners"] or n in s.lists["time_nouns"]:
+    times = s.lists["time_nouns"]
+    if n in s.lists["time_determiners"] or n in times:
+        return False
+    k = j + 1 if n not in ("a", "an") else j + 2  # 'two weeks before', 'a few days late': a time phrase
+    if s.norm(k) in times or s.norm(k).removesuffix("s") in times:
         return False
     return n in s.lists["determiners"] or n in s.lists["object_pronouns"] or s.is_nominal(j)
 
