@@ -543,8 +543,19 @@ def _existential(head: Any) -> Subject:
 
 
 def _is_past(verb: Any) -> bool:
-    """Return True for a verb in a past tense, or with a past auxiliary (*was going*, *did not go*)."""
-    return verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+    """Return True for a verb in a past tense, or with a past auxiliary (*was going*, *did not go*); a past written
+    as its base (*put*, *cut*, *read*) tells no time (*you just put it on and go*)."""
+    if verb.tag_ == "VBD":
+        return not _past_is_base(verb.lower_)
+    return any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+
+
+@cache
+def _past_is_base(word: str) -> bool:
+    """Return True for a past form that is also the verb's base form (*put*, *cut*, *let*, *read*)."""
+    from lemminflect import getLemma
+
+    return word in getLemma(word, upos="VERB")
 
 
 def _temporal(clause: Any) -> bool:
