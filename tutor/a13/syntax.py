@@ -543,19 +543,22 @@ def _existential(head: Any) -> Subject:
 
 
 def _is_past(verb: Any) -> bool:
-    """Return True for a verb in a past tense, or with a past auxiliary (*was going*, *did not go*); a past written
-    as its base (*put*, *cut*, *read*) tells no time (*you just put it on and go*)."""
-    if verb.tag_ == "VBD":
-        return not _past_is_base(verb.lower_)
-    return any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+    """Return True for a verb in a past tense, or with a past auxiliary (*was going*, *did not go*)."""
+    return verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
+
+
+def _past_conj(verb: Any) -> bool:
+    """Return True for a coordinated verb that is past; a past written as its base (*put*, *cut*) tells no time
+    there (*you just put it on and go*)."""
+    return _is_past(verb) and not (verb.tag_ == "VBD" and _past_is_base(verb.lower_))
 
 
 @cache
 def _past_is_base(word: str) -> bool:
     """Return True for a past form that is also the verb's base form (*put*, *cut*, *let*, *read*)."""
-    from lemminflect import getLemma
+    from lemminflect import getInflection, getLemma
 
-    return word in getLemma(word, upos="VERB")
+    return getLemma(word, upos="VERB") == (word,) and getInflection(word, "VBD") == (word,)
 
 
 def _temporal(clause: Any) -> bool:
@@ -573,9 +576,9 @@ def _past_neighbour(head: Any) -> str | None:
     if any(c.dep_ in ("advmod", "npadvmod") and c.lower_ in ls["present_markers"] for c in head.children) or any(
             c.dep_ == "aux" and c.tag_ == "MD" for c in head.children):
         return None
-    if head.dep_ == "conj" and head.head is not head and _is_past(head.head):
+    if head.dep_ == "conj" and head.head is not head and _past_conj(head.head):
         return "conj"
-    if any(c.dep_ == "conj" and _is_past(c) and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+    if any(c.dep_ == "conj" and _past_conj(c) and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
            for c in head.children):
         return "conj"  # a past verb sharing its subject follows ('I eat something and went to bed')
     if any(c.dep_ == "advcl" and _temporal(c) and _is_past(c) for c in head.children):
