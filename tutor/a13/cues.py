@@ -10,7 +10,7 @@ def after_causative_object(i: int, s: Sentence) -> bool:
     """Return True for a verb after make / let / have / help / see + an object ('she had me write')."""
     lists = s.lists
     j = i - 1
-    if s.norm(j) in lists["object_pronouns"]:
+    if s.norm(j) in lists["object_pronouns"] or (s.norm(j) == "'s" and s.norm(j - 1) == "let"):  # let's = let us
         return s.norm(j - 1) in lists["causative_triggers"]
     steps = 0
     while j >= 0 and steps < 3 and s.is_nominal(j):

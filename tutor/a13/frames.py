@@ -29,7 +29,10 @@ def read_frame(options: list[Option], frame: Frame | None, i: int, s: Sentence,
     if frame is None:
         return options  # the two tokenisations differ here: the hand rules decide
     if not frame.verbal:  # the parser has no verb here ('like' read as a preposition): the hand rules decide,
-        # unless whoever would do the action is plural ('students only have ten minutes for eat')
+        # unless whoever would do the action is plural ('students only have ten minutes for eat'), or the noun
+        # phrase before the word says plural or an unclear number ('only a few student like', §A13 §5)
+        if frame.before.number in ("plural", "unclear"):
+            return []
         return [o for o in options if frame.actor.number not in ("plural", "coordinated", "collective", "unclear")]
     sub = frame.subject
     if sub.number == "none" and i > 0 and frames is not None:

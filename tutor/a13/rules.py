@@ -92,10 +92,17 @@ def like_preposition(site: Site) -> list[Option] | None:
 
 @proposer
 def no_finite_slot(site: Site) -> list[Option] | None:
-    """A verb where the slot takes no finite verb and no §A13 form: right after a preposition (*before go*,
-    *thanks for help me*: an -ing form), a bare *be* after a form of *be* (*the best part was be there*), or a
+    """A verb where the slot takes no finite verb and no §A13 form: a noun after a possessive *'s*, right after a
+    preposition (*before go*,
+    *thanks for help me*: an -ing form), a base form after a form of *be* that is no passive (*my hobby is play
+    chess*, *she is always watch TV*, *the best part was be there*: an -ing form, or one verb too many), or a
     verb right after a reflexive object (*I consider myself be lucky*)."""
     s, i, lists, pn, prev = site.s, site.i, site.s.lists, site.pn, site.prev
+    if pn == "'s" and prev == i - 1 and s.is_nominal(prev - 1) and s.norm(i) in lists["noun_like_verbs"]:
+        return []  # a possessive: 'my grandfather's watch', 'my mother's work' is a noun
+    if "base" in site.kinds and pn in lists["be_forms"] and site.verb != "be" and (
+            site.verb not in lists["passive_verbs"] or _object_after(i, s)):
+        return []  # 'my hobby is play chess', 'the best thing was walk by the sea': an -ing form, not a finite verb
     if not site.kinds & {"base", "present"} or prev != i - 1:
         return None
     if pn in lists["gerund_prepositions"]:
@@ -105,6 +112,20 @@ def no_finite_slot(site: Site) -> list[Option] | None:
     if site.verb == "be" and "base" in site.kinds and pn in lists["be_forms"]:
         return []
     return [] if pn in lists["reflexive_pronouns"] else None
+
+
+def _object_after(i: int, s: Sentence) -> bool:
+    """Return True when a direct object follows word i (*play chess*, *watch a film*, *study it*), so a base form
+    after *be* is no passive (*the match was play in the rain* is one); a time phrase is no object (*last week*)."""
+    j = s.next_index(i)
+    n = s.norm(j)
+    times = s.lists["time_nouns"]
+    if n in s.lists["time_determiners"] or n in times:
+        return False
+    k = j + 1 if n not in ("a", "an") else j + 2  # 'two weeks before', 'a few days late': a time phrase
+    if s.norm(k) in times or s.norm(k).removesuffix("s") in times:
+        return False
+    return n in s.lists["determiners"] or n in s.lists["object_pronouns"] or s.is_nominal(j)
 
 
 @proposer

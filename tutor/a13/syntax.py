@@ -131,6 +131,8 @@ class Frame:
     # a subject with (*yesterday she went … and eat*); not in a relative or other clause of its own
     noun: tuple[int, int] | None = None  # an 'unclear' subject: the span of the noun that is likely wrong
     bare_noun: bool = False  # that noun has no determiner (*computer have*), rather than a plural cue before it
+    before: Subject = Subject("unknown")  # a word the parser reads as no verb: the noun phrase just before it
+    # (*only a few student like*, *many of my friend like*), the subject the hand rules read
 
 
 class Parsed:
@@ -177,6 +179,9 @@ class Parsed:
             notional = (after.start, after.end) if after.start >= 0 else None
             subject = Subject("singular", "3rd singular", subject.start, subject.end) \
                 if existential == "singular" else Subject(existential)
+        before = Subject("unknown") if verbal else _noun_before(tok)
+        if before.number == "unclear" and noun is None:
+            noun, bare = before.noun, before.bare
         noun = self._span(*noun) if noun else None
         comma_missing = _main_clause_read_as_relative(head)
         return Frame(verbal, self._written(subject), actor=self._written(_actor(tok)), reported=_reported(head),
@@ -184,7 +189,8 @@ class Parsed:
                      past_neighbour="temporal" if comma_missing == "past" else _past_neighbour(head),
                      existential=existential,
                      notional=self._span(*notional) if notional else None,
-                     past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None)
+                     past_marker=self._governed_by_past_cue(head), noun=noun, bare_noun=bare and noun is not None,
+                     before=self._written(before))
 
     def _governed_by_past_cue(self, head: Any, depth: int = 0) -> bool:
         """Return True when a finished-time word stands in the clause headed by `head` (not inside a clause of
@@ -291,7 +297,7 @@ def _subject(head: Any, depth: int = 0) -> Subject:
                 if _clausal_subject(c):
                     return Subject("singular", "3rd singular", c.idx, c.idx + len(c.text))  # a clause as subject
                 return Subject("none", None, c.idx, c.idx + len(c.text))  # a bare finite verb: an unreadable frame
-            return _noun_phrase_subject(c, depth)
+            return _referred_to_as_plural(c, _noun_phrase_subject(c, depth))
     if head.dep_ == "conj" and head.head is not head and depth < 4:
         return _subject(head.head, depth + 1)  # coordinated verbs share a subject ('she came and see')
     return Subject("none")
@@ -339,7 +345,7 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ in ("WP", "WDT") or (low == "that" and n.head.dep_ == "relcl"):
         verb = n.head
         if verb.dep_ == "relcl" and verb.head is not verb and depth < 4:
-            return _noun_phrase_subject(verb.head, depth + 1)  # a relative pronoun: its antecedent's number
+            return _antecedent(verb.head, depth)  # a relative pronoun: its antecedent's number
         return Subject("unknown", None, *span)
     if low in ls["singular_pronouns"] and n.tag_ in ("PRP", "NN", "DT", "CD", "NNP"):
         if low == "me":
@@ -350,6 +356,8 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     of_object = next((g for c in n.children if c.dep_ == "prep" and c.lower_ == "of"
                       for g in c.children if g.dep_ == "pobj"), None)
     if of_object is not None:
+        if low in ls["kind_of_heads"] and _det(n) in ls["plural_determiners"]:
+            return Subject("plural", None, *span)  # 'those kind of films', 'these sort of things': plural meant
         if low in ls["singular_of_heads"]:
             return Subject("singular", "3rd singular", *span)  # 'one of my friends', 'each of them'
         if low in ls["plural_of_heads"] or (low == "number" and _det(n) in ("a", "an")):
@@ -365,8 +373,8 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
         return Subject("unknown", None, *span)
     if n.tag_ == "CD":
         return Subject("singular", "3rd singular", *span) if low in ("one", "1") else Subject("plural", None, *span)
-    if low in ls["collective_nouns"]:
-        return Subject("collective", None, *span)
+    if low in ls["collective_nouns"] or low in ls["invariant_nouns"]:
+        return Subject("collective", None, *span)  # either agreement is right: 'the team is / are', 'the fish is / are'
     name = n.text[:1].isupper() and not low.endswith("s") and low not in ls["irregular_plurals"]
     if not name and (low in ls["irregular_plurals"] or n.tag_ in ("NNS", "NNPS") or "Plur" in n.morph.get("Number")):
         return Subject("plural", None, *span)  # (a capitalised word with no -s is a name the parser took for a plural)
@@ -382,6 +390,72 @@ def _noun_phrase_subject(n: Any, depth: int = 0, *, after_of: bool = False) -> S
     if n.tag_ in ("NN", "NNP", "VBG") or det in ls["singular_determiners"]:
         return Subject("singular", "3rd singular", *span, countable=_countable(n))
     return Subject("unknown", None, *span)
+
+
+def _referred_to_as_plural(n: Any, sub: Subject) -> Subject:
+    """Return `sub`, or 'unclear' when a singular count noun subject `n` is taken up later in the sentence by a plural
+    pronoun with no plural noun between that it could stand for (*my teacher are very good, they always explain …*,
+    §A13 §5: a later *they* for it): the learner means the plural, and the noun is the likelier error."""
+    if sub.number != "singular" or not sub.countable or n.tag_ != "NN":
+        return sub
+    ls = lists()
+    for t in n.doc[n.i + 1: n.sent.end]:
+        if t.lower_ in ls["plural_back_references"]:
+            return Subject("unclear", None, sub.start, sub.end, noun=_token_span(n))
+        if t.tag_ in ("NNS", "NNPS") or t.lower_ in ls["irregular_plurals"] or t.lower_ in ls["plural_pronouns"] or (
+                t.lower_ in ls["collective_nouns"]) or (t.dep_ == "conj" and t.tag_.startswith("NN")):
+            return sub  # a plural the pronoun may stand for ('my brother have two kids and they …')
+    return sub
+
+
+def _noun_before(tok: Any) -> Subject:
+    """Return the number of the noun phrase that ends right before `tok`, a word the parser reads as no verb (the
+    hand rules may still read it as one, with that noun phrase as its subject): *only a few student like*, and out
+    of a partitive, *many of my friend like*, *a lot of my friend like*."""
+    if tok.i == tok.sent.start:
+        return Subject("unknown")
+    n = tok.doc[tok.i - 1]
+    if not n.tag_.startswith("NN"):
+        return Subject("unknown")
+    if n.head.i == tok.i:  # the parser made one noun of the two words (*office talks*, *a few tourist walk*): only a
+        # plural cue before them tells a number; a determiner may hang on either word, so bareness tells nothing
+        cues = lists()["plural_cues"]
+        if not any(c.i < n.i and (c.lower_ in cues or (c.tag_ == "CD" and c.lower_ not in ("one", "1")))
+                   for c in (*tok.children, *n.children)):
+            return Subject("unknown")
+        if _tag(n) == "NN" and _countable(n, gerunds=True):
+            return Subject("unclear", None, *_token_span(n), noun=_token_span(n))
+        return Subject("plural", None, *_token_span(n))
+    steps = 0
+    while n.dep_ == "pobj" and n.head.lower_ == "of" and n.head.head.i != n.head.i and steps < 3 and (
+            n.head.head.tag_.startswith(("NN", "JJ", "CD", "DT", "PRP"))):
+        n, steps = n.head.head, steps + 1
+    if _tag(n) == "NN" and _countable(n, gerunds=True) and _plural_cue(n):
+        return Subject("unclear", None, *_token_span(n), noun=_token_span(n))
+    sub = _noun_phrase_subject(n)
+    # (a coordination the parser finds in a garbled reading, a noun joined to a later clause, says nothing here: the
+    # hand rules read a coordinated subject themselves)
+    return sub if sub.number in ("plural", "unclear", "singular") else Subject("unknown")
+
+
+def _antecedent(ante: Any, depth: int) -> Subject:
+    """Return the number a relative pronoun takes from its antecedent `ante`.
+
+    After a partitive (*one of the cities that are*, *one of the best films that have*) the antecedent is the
+    set named after *of*, which the learner means as a plural whatever its written number: a singular count
+    noun there is the likelier error (unclear); otherwise plural. An antecedent inside a prepositional phrase
+    of a plural noun (*my neighbours on the second floor, who are*) may be either noun: plural, left alone.
+    """
+    span = (ante.left_edge.idx, ante.right_edge.idx + len(ante.right_edge.text))
+    of, above = ante.head, ante.head.head
+    if ante.dep_ == "pobj" and of.i != ante.i and above.i != of.i:
+        if of.lower_ == "of" and (above.lower_ in ("one", "1") or above.lower_ in lists()["of_heads"]):
+            if _tag(ante) == "NN" and _countable(ante, gerunds=True):
+                return Subject("unclear", None, *span, noun=_token_span(ante))
+            return Subject("plural", None, *span)
+        if above.tag_ in ("NNS", "NNPS") or above.lower_ in lists()["irregular_plurals"]:
+            return Subject("plural", None, *span)
+    return _noun_phrase_subject(ante, depth + 1)
 
 
 def _token_span(t: Any) -> tuple[int, int]:
@@ -473,6 +547,20 @@ def _is_past(verb: Any) -> bool:
     return verb.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD" for c in verb.children)
 
 
+def _past_conj(verb: Any) -> bool:
+    """Return True for a coordinated verb that is past; a past written as its base (*put*, *cut*) tells no time
+    there (*you just put it on and go*)."""
+    return _is_past(verb) and not (verb.tag_ == "VBD" and _past_is_base(verb.lower_))
+
+
+@cache
+def _past_is_base(word: str) -> bool:
+    """Return True for a past form that is also the verb's base form (*put*, *cut*, *let*, *read*)."""
+    from lemminflect import getInflection, getLemma
+
+    return getLemma(word, upos="VERB") == (word,) and getInflection(word, "VBD") == (word,)
+
+
 def _temporal(clause: Any) -> bool:
     return any(c.dep_ in ("mark", "advmod") and c.lower_ in lists()["temporal_marks"] for c in clause.children)
 
@@ -488,9 +576,9 @@ def _past_neighbour(head: Any) -> str | None:
     if any(c.dep_ in ("advmod", "npadvmod") and c.lower_ in ls["present_markers"] for c in head.children) or any(
             c.dep_ == "aux" and c.tag_ == "MD" for c in head.children):
         return None
-    if head.dep_ == "conj" and head.head is not head and _is_past(head.head):
+    if head.dep_ == "conj" and head.head is not head and _past_conj(head.head):
         return "conj"
-    if any(c.dep_ == "conj" and _is_past(c) and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+    if any(c.dep_ == "conj" and _past_conj(c) and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
            for c in head.children):
         return "conj"  # a past verb sharing its subject follows ('I eat something and went to bed')
     if any(c.dep_ == "advcl" and _temporal(c) and _is_past(c) for c in head.children):

@@ -54,6 +54,7 @@ def test_reported_relative_and_narrative_clauses():
     assert frame_of("I opened the door and see a cat.", "see").past_neighbour == "conj"
     assert frame_of("When I arrived, I see my friend.", "see").past_neighbour == "temporal"
     assert frame_of("I opened the door and now I see the sea.", "see").past_neighbour is None
+    assert frame_of("You just put your coat on and go.", "go").past_neighbour is None  # 'put' may be present
 
 
 def test_a_parser_file_that_is_not_the_expected_one_is_refused_with_a_message(tmp_path):
@@ -194,6 +195,44 @@ def test_a_main_clause_after_a_time_clause_without_a_comma_is_not_a_relative_cla
     ("Eating well and sleeping eight hours are the secret.", "are", "coordinated"),
     ("Almost half of the respondent have a job.", "have", "unclear"),
     ("A lot of my friend live abroad.", "live", "unclear"),
+    ("She is one of the teacher who are always patient.", "are", "unclear"),   # a partitive: the set is plural
+    ("It is one of the songs that are on the radio.", "are", "plural"),
+    ("My uncles from the coast, who are fishermen, visit us.", "are", "plural"),  # either noun may be meant
+    ("The man in the blue shirt, who are my uncle, works here.", "are", "singular"),
+    ("These sort of problems are common.", "are", "plural"),                    # 'these sorts of' is meant
+    ("That kind of film was boring.", "was", "singular"),
 ])
 def test_more_subjects_whose_number_the_noun_phrase_decides(sentence, word, number):
     assert frame_of(sentence, word).subject.number == number
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("Only a few tourist walk to the castle.", "walk", "unclear"),  # a singular noun after a plural cue
+    ("Many of my friend like football.", "like", "plural"),
+    ("My friend like football.", "like", "singular"),
+])
+def test_a_word_the_parser_reads_as_no_verb_has_the_number_of_the_noun_phrase_before_it(sentence, word, number):
+    frame = frame_of(sentence, word)
+    assert not frame.verbal and frame.before.number == number
+
+
+@pytest.mark.parametrize(("sentence", "word", "number"), [
+    ("My cousin are very funny, they always make me laugh.", "are", "unclear"),  # a later 'they' for the subject
+    ("The waiter were slow but they were kind.", "were", "unclear"),
+    ("My uncle have two sons and they live in Cádiz.", "have", "singular"),      # 'they' are the sons
+    ("My aunt have a big family and they visit us.", "have", "singular"),        # or a collective noun
+    ("My uncle have a boat and he sails every day.", "have", "singular"),
+])
+def test_a_singular_noun_taken_up_by_a_later_plural_pronoun_is_meant_as_a_plural(sentence, word, number):
+    frame = frame_of(sentence, word)
+    assert frame.subject.number == number
+    if number == "unclear":
+        assert sentence[frame.noun[0]:frame.noun[1]] in ("cousin", "waiter")
+
+
+@pytest.mark.parametrize(("sentence", "word"), [
+    ("The sheep were in the field.", "were"),
+    ("That species was in danger.", "was"),
+])
+def test_a_noun_whose_plural_is_its_singular_takes_either_agreement(sentence, word):
+    assert frame_of(sentence, word).subject.number == "collective"
