@@ -13,13 +13,15 @@ shorter), optionally with a packed bitmask for dense sets; `state_set` maps a st
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tutor.engine.json_schema import QUOTE, body_automaton
-from tutor.engine.limits import Budget
+from tutor.engine.limits import Budget, Limits
+from tutor.engine.matcher import AllowedSet
 from tutor.engine.trie import TokenTrie, token_trie
 
 if TYPE_CHECKING:
@@ -94,16 +96,17 @@ def walk(
     marker: int = -1,
     byte_class: np.ndarray | None = None,
     budget: Budget | None = None,
+    prepared: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[_Walk, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Walk the trie from (state, node) pairs through `table` (-1 dead) for all pairs at once.
 
     `table` is [n, 256], or [n, classes] with `byte_class` mapping bytes to columns. Returns the
     tokens reached alive, and the (origin, node, count) triples where the walk entered state
-    `marker` (whose row must be dead). `starts` (like table, 0/1) counts characters.
+    `marker` (whose row must be dead). `starts` (like table, 0/1) counts characters. `prepared` is
+    prepare(trie, table, byte_class), for a caller that walks the same table many times.
     """
     width = table.shape[1]
-    node_column = trie.node_byte.astype(np.int64) if byte_class is None else byte_class[trie.node_byte]
-    flat = table.reshape(-1).astype(np.int64)
+    flat, node_column = prepared if prepared is not None else prepare(trie, table, byte_class)
     flat_starts = starts.reshape(-1).astype(np.int64) if starts is not None else None
     node = np.zeros_like(origin) if node is None else node
     count = np.zeros_like(origin) if count is None else count
@@ -151,6 +154,13 @@ def walk(
     got = _Walk(*cat(hits, 4, 4))
     got = _with_duplicates(trie, got)
     return got, tuple(cat(marks, 3, 3))  # type: ignore[return-value]
+
+
+def prepare(trie: TokenTrie, table: np.ndarray, byte_class: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return what walk() reads: the table flat (int64 when it could overflow int32) and each trie node's column."""
+    node_column = trie.node_byte.astype(np.int64) if byte_class is None else byte_class[trie.node_byte]
+    wide = table.size >= 2**31 - 1
+    return table.reshape(-1).astype(np.int64 if wide else np.int32, copy=False), node_column
 
 
 def _with_duplicates(trie: TokenTrie, got: _Walk) -> _Walk:
@@ -202,12 +212,20 @@ class IndexArrays:
 
 
 class _SetBuilder:
-    """Collects sets into one pool, deduplicating identical ones and choosing each set's form."""
+    """Collects sets into one pool, deduplicating identical ones and choosing each set's form.
 
-    def __init__(self, vocab_size: int, budget: Budget | None = None) -> None:
+    `base_bytes` (the tables the sets are built from) and `row_bytes` per set (the packed row that
+    decoding builds for it later) count against the budget with the pool.
+    """
+
+    def __init__(self, vocab_size: int, budget: Budget | None = None, *, base_bytes: int = 0,
+                 row_bytes: int = 0) -> None:
         self.v = vocab_size
         self.budget = budget
+        self.base_bytes = base_bytes
+        self.row_bytes = row_bytes
         self.segments: list[np.ndarray] = []
+        self.segment_starts: list[int] = []
         self.pool_size = 0
         self.sets: list[tuple[int, int, bool, int]] = []
         self.bitmasks: list[np.ndarray] = []
@@ -217,15 +235,28 @@ class _SetBuilder:
         """Append ids to the pool; return where they start."""
         start = self.pool_size
         self.segments.append(ids.astype(np.int64, copy=False))
+        self.segment_starts.append(start)
         self.pool_size += ids.size
         self._check()
         return start
 
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes the sets hold (and will hold, with their packed rows), with base_bytes."""
+        return (self.base_bytes + self.pool_size * 8 + len(self.bitmasks) * (self.v // 8 + 4)
+                + len(self.sets) * (32 + self.row_bytes))
+
     def _check(self) -> None:
         if self.budget is not None:
-            self.budget.index_bytes(self.pool_size * 8 + len(self.bitmasks) * (self.v // 8 + 4)
-                                    + len(self.sets) * 32)
+            self.budget.index_bytes(self.nbytes)
             self.budget.tick()
+
+    def allowed_set(self, k: int) -> AllowedSet:
+        """Return set k as an AllowedSet (its ids a view of the pool segment holding them)."""
+        start, stop, banned, m = self.sets[k]
+        i = bisect.bisect_right(self.segment_starts, start) - 1
+        seg, at = self.segments[i], self.segment_starts[i]
+        return AllowedSet(seg[start - at : stop - at], bool(banned), self.bitmasks[m] if m >= 0 else None)
 
     def _bitmask(self, allowed: np.ndarray, n_allowed: int) -> int:
         n_banned = self.v - n_allowed
@@ -256,6 +287,7 @@ class _SetBuilder:
             ids = allowed
         start = self.segment(ids)
         self.sets.append((start, start + ids.size, banned, self._bitmask(allowed, allowed.size)))
+        self._check()
         if dedupe:
             self.by_content[key] = len(self.sets) - 1
         return len(self.sets) - 1
@@ -269,6 +301,7 @@ class _SetBuilder:
         banned = count > self.v - count
         start, stop = (base + count, base + self.v) if banned else (base, base + count)
         self.sets.append((start, stop, banned, self._bitmask(ordered_allowed[:count], count)))
+        self._check()
         return len(self.sets) - 1
 
     def finish(self, state_set: np.ndarray) -> IndexArrays:
@@ -418,3 +451,100 @@ def _fill_family_q(
                 got = sets.add_ids(tok[keep], dedupe=False)
             memo[key] = got
         state_set[fam.ids[u, q]] = got
+
+
+class LazyIndex:
+    """The token index built state by state, the first time decoding asks for a state (`allowed(state)`).
+
+    It gives every state the set build_index gives it: a plain state's set is one trie walk from that
+    state; a string family's states at body position q are filled together, from the body walk at q
+    (shared by every family) and the walk after the closing quote. Identical sets are stored once.
+    Each build runs under a fresh Budget of `limits` (time), and everything built so far counts against
+    max_index_bytes, so a grammar whose index would grow past it raises LimitExceeded when it does.
+    """
+
+    def __init__(self, dfa: ClassDFA, vocab: Vocabulary, families: tuple[StringFamily, ...], trie: TokenTrie,
+                 limits: Limits | None = None, subject: str = "the grammar", base_bytes: int = 0) -> None:
+        self.dfa, self.vocab, self.families, self.trie = dfa, vocab, families, trie
+        self.limits, self.subject = limits, subject
+        n = dfa.n_states
+        self.eog = np.array(sorted(vocab.eog_ids), dtype=np.int64)
+        self.sets = _SetBuilder(vocab.size, base_bytes=base_bytes, row_bytes=4 * -(-vocab.size // 32))
+        self.state_set = np.full(n + 1, -1, dtype=np.int64)
+        self.family_of = np.full(n, -1, dtype=np.int64)
+        self.q_of = np.zeros(n, dtype=np.int64)
+        for f, fam in enumerate(families):
+            us, qs = np.nonzero(fam.ids >= 0)
+            self.family_of[fam.ids[us, qs]] = f
+            self.q_of[fam.ids[us, qs]] = qs
+        self._objects: dict[int, AllowedSet] = {}
+        self._prepared: tuple[np.ndarray, np.ndarray] | None = None
+        self._body: dict[int, tuple[np.ndarray, ...]] = {}  # q -> the body walk from q (every family's)
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes built so far (the sets, their packed rows to come, and base_bytes)."""
+        return self.sets.nbytes
+
+    @property
+    def built(self) -> int:
+        """Return how many states have their set."""
+        return int((self.state_set >= 0).sum())
+
+    def allowed(self, state: int) -> AllowedSet:
+        """Return state's allowed set, building it (and its family's states at the same q) the first time."""
+        k = int(self.state_set[state])
+        if k < 0:
+            self.sets.budget = Budget(self.limits, subject=self.subject)
+            if state == self.dfa.n_states:
+                self.state_set[state] = self.sets.add_ids(self.eog)
+            elif self.family_of[state] >= 0:
+                self._family_q(int(self.family_of[state]), int(self.q_of[state]))
+            else:
+                self._plain(state)
+            k = int(self.state_set[state])
+        got = self._objects.get(k)
+        if got is None:
+            got = self._objects[k] = self.sets.allowed_set(k)
+        return got
+
+    def _walk_dfa(self, state: np.ndarray, node: np.ndarray | None = None,
+                  count: np.ndarray | None = None) -> _Walk:
+        if self._prepared is None:
+            self._prepared = prepare(self.trie, self.dfa.table, self.dfa.byte_class)
+        got, _ = walk(self.trie, self.dfa.table, np.zeros(state.size, dtype=np.int64), state, node, count,
+                      byte_class=self.dfa.byte_class, budget=self.sets.budget, prepared=self._prepared)
+        return got
+
+    def _plain(self, state: int) -> None:
+        got = self._walk_dfa(np.array([state], dtype=np.int64))
+        allowed = got.token
+        if self.dfa.accepting[state]:
+            allowed = np.concatenate([allowed, self.eog])
+        self.state_set[state] = self.sets.add_ids(allowed)
+
+    def _body_at(self, q: int) -> tuple[np.ndarray, ...]:
+        """Return (body tokens, their counts, closing tokens, their counts, marker nodes, marker counts) from q."""
+        hit = self._body.get(q)
+        if hit is None:
+            body = body_automaton()
+            marker = body.n_states
+            table = np.vstack([body.table, np.full((1, 256), -1, dtype=np.int32)])
+            table[0, QUOTE] = marker
+            starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
+            one = np.array([q], dtype=np.int64)
+            inside, (_, m_node, m_count) = walk(self.trie, table, np.zeros(1, dtype=np.int64), one, starts=starts,
+                                                 marker=marker, budget=self.sets.budget)
+            order = np.argsort(inside.count, kind="stable")
+            token, count, state = inside.token[order], inside.count[order], inside.state[order]
+            keep = state < marker
+            hit = self._body[q] = (token[keep], count[keep], token[~keep], count[~keep], m_node, m_count)
+        return hit
+
+    def _family_q(self, f: int, q: int) -> None:
+        fam = self.families[f]
+        body_tok, body_cnt, close_tok, close_cnt, m_node, m_count = self._body_at(q)
+        after = self._walk_dfa(np.full(m_node.size, fam.exit, dtype=np.int64), m_node, m_count)
+        us = np.flatnonzero(fam.ids[:, q] >= 0)
+        _fill_family_q(fam, q, us, body_tok, body_cnt, np.concatenate([close_tok, after.token]),
+                       np.concatenate([close_cnt, after.count]), self.sets, self.state_set)

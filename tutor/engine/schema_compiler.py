@@ -265,6 +265,37 @@ class SchemaCompiler:
             hit = self._quoted[id(text)] = (text, nfa_to_dfa(builder.nfa, start, {end}))
         return self.embed(hit[1])
 
+    def quoted_text(self, text: str) -> Fragment:
+        """Return a fragment for the JSON string of one text: quoted(literal_dfa(text))'s language, built directly.
+
+        Byte by byte, as `escaped` spells a byte with one way forward: `"` and `\\` escaped, `/` raw or
+        `\\/`, a control byte by its short escape or else lowercase `\\u00xx`, every other byte raw.
+        """
+        short = {0x08: b"b", 0x09: b"t", 0x0A: b"n", 0x0C: b"f", 0x0D: b"r", 0x22: b'"', 0x5C: b"\\"}
+        nfa = self.nfa
+        start = nfa.state()
+        here = start
+        run = bytearray(b'"')
+        for b in text.encode("utf-8"):
+            if b == 0x2F:
+                a, z = self.lit(bytes(run))
+                nfa.epsilon(here, a)
+                nxt = nfa.state()
+                nfa.edge(z, b, b, nxt)
+                e, f = self.lit(b"\\/")
+                nfa.epsilon(z, e)
+                nfa.epsilon(f, nxt)
+                here, run = nxt, bytearray()
+            elif b < 0x20 or b in (0x22, 0x5C):
+                run += b"\\" + short.get(b, b"u%04x" % b)
+            else:
+                run.append(b)
+        run += b'"'
+        a, z = self.lit(bytes(run))
+        nfa.epsilon(here, a)
+        self.budget.tick()
+        return start, z
+
     def escaped(self, text: DFA) -> Fragment:
         """Return a fragment for the JSON-escaped form of the strings a decoded-text DFA accepts."""
         nfa = self.nfa
@@ -595,7 +626,7 @@ class SchemaCompiler:
                 spellings |= {json.dumps(int(value)), json.dumps(float(value))}
             return frag_alt(self.nfa, [self.lit(s.encode()) for s in sorted(spellings)])
         if isinstance(value, str):
-            return self.quoted(literal_dfa(value, self.budget))
+            return self.quoted_text(value)
         if isinstance(value, list):
             head = self.seq(self.lit(b"["), self.ws())
             if not value:
@@ -819,7 +850,8 @@ class SchemaCompiler:
             if declared[name] is False:
                 return self.never()
         # Key classes beyond the declared names: each pattern (minus the names), then the rest.
-        excluded = names_dfa(tuple(names), self.budget) if names else None
+        keyed = bool(pattern_dfas) or extra is not False  # only then do undeclared keys need the names excluded
+        excluded = names_dfa(tuple(names), self.budget) if names and keyed else None
         for dfa, sub, _ in pattern_dfas:  # a key matching a pattern whose schema is false may not appear at all
             if sub is False:
                 excluded = dfa if excluded is None else product(excluded, dfa, lambda x, y: x or y, self.budget)
@@ -871,7 +903,7 @@ class SchemaCompiler:
         cap = (hi + 1) if hi is not None else max(lo, 1)
 
         def key_of(name: str) -> Fragment:
-            return self.quoted(literal_dfa(name, self.budget))
+            return self.quoted_text(name)
 
         if any_order and len(names) > 1:
             self._check_any_order(members, open_keys, where)
