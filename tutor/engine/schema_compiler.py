@@ -44,6 +44,7 @@ from tutor.engine.regex import (
 )
 from tutor.engine.schema_keywords import (
     KINDS,
+    NUMBER_KEYWORDS,
     REFUSED,
     dialect_of,
     enforced,
@@ -207,6 +208,7 @@ class SchemaCompiler:
         self.dialect = dialect_of(root)
         self.narrowings: dict[str, int] = {}
         self.any_order = 0  # objects compiled in any property order with more than one property
+        self.peak = 0  # the deepest value() level reached, literals' own nesting included (negation's bound)
         self._quoted: dict[int, tuple[DFA, DFA]] = {}
 
     def fail(self, message: str, where: tuple[str, ...]) -> GrammarError:
@@ -352,6 +354,7 @@ class SchemaCompiler:
 
     def value(self, schema: Any, where: tuple[str, ...]) -> Fragment:
         self.level += 1
+        self.peak = max(self.peak, self.level)
         try:
             with self.budget.at(f"the schema at {brief_pointer(where)}"):
                 self.budget.depth(self.level, "schemas")
@@ -381,6 +384,8 @@ class SchemaCompiler:
             raise self.fail("unsupported keyword 'uniqueItems'", where)
         schema = self.normal(schema, keys, where)
         keys = enforced(schema, self.dialect)
+        if "not" in keys:
+            return self.negation(schema, where)
         if "$ref" in keys:
             return self.ref(schema, keys, where)
         if "allOf" in keys:
@@ -399,6 +404,41 @@ class SchemaCompiler:
             chosen.remove("integer")
         parts = [self.typed(schema, t, where) for t in chosen]
         return parts[0] if len(parts) == 1 else frag_alt(self.nfa, parts)
+
+    def exact_dfa(self, schema: Any, where: tuple[str, ...], free_depth: int) -> tuple[DFA, SchemaCompiler]:
+        """Return the byte DFA of a sub-schema (strings spelled out, this compiler's options) and its compiler."""
+        opt = SchemaOptions(self.opt.whitespace, self.opt.property_order, self.opt.strict, free_depth, False)
+        sub = SchemaCompiler(self.root, opt, self.budget)
+        sub.refs, sub.level, sub.peak = list(self.refs), self.level - 1, self.level - 1
+        start, end = sub.value(schema, where)
+        return nfa_to_dfa(sub.nfa, start, {end}), sub
+
+    def negation(self, schema: dict[str, Any], where: tuple[str, ...]) -> Fragment:
+        """Return `not`: the values of the rest of the schema that the `not` schema rejects (a DFA difference).
+
+        Exact, never wider: the rest may be narrowed (that narrows the result), but the `not` schema's DFA must
+        hold every value of it that the rest can hold. So its free-form values get a depth bound no value of the
+        rest can pass, any other narrowing of it is refused, and so are number constraints inside it (the
+        compiler spells a constrained number in fewer ways than the generic one: 1.0 is an integer) and $ref.
+        """
+        negated = schema["not"]
+        inner = (*where, "not")
+        blocker = _negation_blocker(negated)
+        if blocker:
+            raise self.fail(f"'not' over {blocker} is not supported", inner)
+        rest = {k: v for k, v in schema.items() if k != "not"}
+        pos, pos_compiler = self.exact_dfa(rest, where, self.opt.free_depth)
+        for what, n in pos_compiler.narrowings.items():
+            self.narrowings[what] = self.narrowings.get(what, 0) + n
+        self.any_order += pos_compiler.any_order
+        # a value of the rest nests at most (its schema levels + free_depth) containers: so may the negated one's
+        deepest = pos_compiler.peak - (self.level - 1) + self.opt.free_depth
+        _, shallow = self.exact_dfa(negated, inner, 0)  # its narrowings, found cheaply (free values kept shallow)
+        narrowed = [w for w in shallow.narrowings if not w.startswith("a free-form value is nested")]
+        if narrowed:
+            raise self.fail(f"'not' over a schema this compiler narrows ({narrowed[0]}) is not supported", inner)
+        neg, _ = self.exact_dfa(negated, inner, deepest)
+        return self.embed(difference(pos, neg, self.budget))
 
     def _at_most_one_item(self, schema: dict[str, Any]) -> bool:
         hi = schema.get("maxItems")
@@ -627,6 +667,7 @@ class SchemaCompiler:
             return frag_alt(self.nfa, [self.lit(s.encode()) for s in sorted(spellings)])
         if isinstance(value, str):
             return self.quoted_text(value)
+        self.peak = max(self.peak, self.level + _json_depth(value))
         if isinstance(value, list):
             head = self.seq(self.lit(b"["), self.ws())
             if not value:
@@ -1110,6 +1151,50 @@ def _has_type(value: Any, name: str) -> bool:
 
 def _compact(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+
+
+def _json_depth(value: Any) -> int:
+    """Return how many containers deep a JSON value nests (0 for a scalar)."""
+    if isinstance(value, list):
+        return 1 + max(map(_json_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_json_depth, value.values()), default=0)
+    return 0
+
+
+def _negation_blocker(schema: Any) -> str:
+    """Return what in a `not` schema keeps negation from being exact here ('' if nothing): numbers, $ref."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if key in NUMBER_KEYWORDS:
+                return f"a number constraint ({key!r})"
+            if key == "type" and ("integer" in value if isinstance(value, list) else value == "integer"):
+                return "'type': 'integer'"
+            if key in ("const", "enum") and _holds_number(value):
+                return f"a number in {key!r}"
+            if key in ("$ref", "$dynamicRef", "$recursiveRef"):
+                return "a $ref"
+        todo.extend(v for k, v in node.items() if k not in ("const", "enum"))
+    return ""
+
+
+def _holds_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, list):
+        return any(map(_holds_number, value))
+    if isinstance(value, dict):
+        return any(map(_holds_number, value.values()))
+    return False
 
 
 @cache

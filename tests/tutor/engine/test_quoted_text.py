@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tutor.engine.dfa import nfa_to_dfa, product
-from tutor.engine.schema_compiler import SchemaCompiler, SchemaOptions, literal_dfa
 from tutor.engine.limits import Budget
+from tutor.engine.schema_compiler import SchemaCompiler, SchemaOptions, literal_dfa
 
 TEXTS = ["", "go", "a/b", "//", 'say "hi"', "back\\slash", "tab\there", "\x00\x1f\x7f", "\u00e9t\u00e9",
          "\U0001f600", "line\nbreak\r\x08\x0c", "/\\\"/"]
