@@ -585,24 +585,42 @@ class SchemaCompiler:
         for i, branch in enumerate(branches):
             branch = self.deref(branch, (*where, key, str(i)), seen)
             combined.append(branch if trivial_rest else self.conjunction([rest, branch], where, seen))
-        if key == "oneOf":
-            self.exclusive(combined, where)
+        overlaps = self.overlaps(combined, where) if key == "oneOf" else {}
         self.refs.extend(seen)
         try:
-            parts = [self.value(b, (*where, key, str(i))) for i, b in enumerate(combined) if b is not False]
+            parts = []
+            for i, b in enumerate(combined):
+                if b is False:
+                    continue
+                if not overlaps.get(i):
+                    parts.append(self.value(b, (*where, key, str(i))))
+                    continue
+                # exactly one: this branch and none of those it may overlap (a DFA difference, as `not`)
+                alone = {"allOf": [b], "not": {"anyOf": [combined[j] for j in overlaps[i]]}}
+                try:
+                    parts.append(self.value(alone, (*where, key, str(i))))
+                except LimitExceeded:
+                    raise
+                except GrammarError as exc:
+                    first, second = sorted((i, overlaps[i][0]))
+                    raise self.fail(f"oneOf branches {first} and {second} may both match one value, and 'exactly"
+                                    f" one' cannot be compiled exactly here ({exc}); use anyOf if either may match",
+                                    where) from None
         finally:
             del self.refs[len(self.refs) - len(seen):]
         if not parts:
             return self.never()
         return parts[0] if len(parts) == 1 else frag_alt(self.nfa, parts)
 
-    def exclusive(self, branches: list[Any], where: tuple[str, ...]) -> None:
-        """Raise GrammarError unless no value can match two of the oneOf branches (a proof, not a guess)."""
+    def overlaps(self, branches: list[Any], where: tuple[str, ...]) -> dict[int, list[int]]:
+        """Return, per oneOf branch, the other branches it is not proved disjoint from (a proof, not a guess)."""
+        out: dict[int, list[int]] = {}
         for i in range(len(branches)):
             for j in range(i + 1, len(branches)):
                 if not self.disjoint(branches[i], branches[j], where):
-                    raise self.fail(f"oneOf branches {i} and {j} may both match one value, and this compiler"
-                                    " cannot express 'exactly one'; use anyOf if either may match", where)
+                    out.setdefault(i, []).append(j)
+                    out.setdefault(j, []).append(i)
+        return out
 
     def disjoint(self, a: Any, b: Any, where: tuple[str, ...]) -> bool:
         """Return True when no value satisfies both schemas, by kinds, literals or a required discriminator."""
