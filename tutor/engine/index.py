@@ -367,11 +367,28 @@ def build_index(
     return sets.finish(state_set)
 
 
-def _family_sets(
-    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray,
-    budget: Budget | None = None,
-) -> None:
-    """Fill state_set for every family state (see the module docstring)."""
+@dataclass(frozen=True, eq=False)
+class BodyWalk:
+    """The vocabulary inside a JSON string body, per state q of the one-character automaton (any grammar's).
+
+    `body[q]`: the tokens that stay inside the body from q and the characters each starts, sorted by that
+    count; `close[q]`: those that end with the closing quote; `marks`: (q, trie node, count) where a token
+    goes on past the quote (the grammar's walk continues from there).
+    """
+
+    body: tuple[tuple[np.ndarray, np.ndarray], ...]
+    close: tuple[tuple[np.ndarray, np.ndarray], ...]
+    marks: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+_BODY_WALKS: dict[int, tuple[TokenTrie, BodyWalk]] = {}  # id(trie) -> (the trie, its walk): per vocabulary
+
+
+def body_walk(trie: TokenTrie, budget: Budget | None = None) -> BodyWalk:
+    """Return the trie's BodyWalk, walked once per trie and process (shared by every grammar's string families)."""
+    hit = _BODY_WALKS.get(id(trie))
+    if hit is not None and hit[0] is trie:
+        return hit[1]
     body = body_automaton()
     n_q = body.n_states
     marker = n_q
@@ -379,31 +396,55 @@ def _family_sets(
     table[0, QUOTE] = marker
     starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
     qs = np.arange(n_q, dtype=np.int64)
-    inside, (m_origin, m_node, m_count) = walk(trie, table, qs, qs, starts=starts, marker=marker, budget=budget)
-    # Tokens that stay inside the body, per q, sorted by characters started (shared by all families).
+    inside, marks = walk(trie, table, qs, qs, starts=starts, marker=marker, budget=budget)
     order = np.lexsort((inside.count, inside.origin))
     inside = _Walk(*(a[order] for a in (inside.origin, inside.token, inside.state, inside.count)))
     in_body = inside.state < marker
     bounds = np.searchsorted(inside.origin, np.arange(n_q + 1))
-    body_tok, body_cnt, close_tok, close_cnt = [], [], [], []
+    parts, closing = [], []
     for q in range(n_q):
         part = slice(bounds[q], bounds[q + 1])
         keep = in_body[part]
-        body_tok.append(inside.token[part][keep])
-        body_cnt.append(inside.count[part][keep])
-        close_tok.append(inside.token[part][~keep])  # the token ends with the closing quote
-        close_cnt.append(inside.count[part][~keep])
+        parts.append((inside.token[part][keep], inside.count[part][keep]))
+        closing.append((inside.token[part][~keep], inside.count[part][~keep]))  # ends with the closing quote
+    got = BodyWalk(tuple(parts), tuple(closing), marks)
+    if len(_BODY_WALKS) >= 8:
+        _BODY_WALKS.pop(next(iter(_BODY_WALKS)))
+    _BODY_WALKS[id(trie)] = (trie, got)
+    return got
+
+
+def _exit_walk(dfa: ClassDFA, trie: TokenTrie, fam: StringFamily, walked: BodyWalk,
+               budget: Budget | None = None) -> _Walk:
+    """Return the walk of the tokens that go on past a family's closing quote, from its exit state."""
+    m_origin, m_node, m_count = walked.marks
+    after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
+                    byte_class=dfa.byte_class, budget=budget)
+    return after
+
+
+def _fill_family(fam: StringFamily, q: int, walked: BodyWalk, after: _Walk, sets: _SetBuilder,
+                 state_set: np.ndarray) -> None:
+    """Fill the states (q, u) of one family, every u."""
+    us = np.flatnonzero(fam.ids[:, q] >= 0)
+    if not us.size:
+        return
+    ma = after.origin == q
+    exit_tok = np.concatenate([walked.close[q][0], after.token[ma]])
+    exit_cnt = np.concatenate([walked.close[q][1], after.count[ma]])
+    _fill_family_q(fam, q, us, *walked.body[q], exit_tok, exit_cnt, sets, state_set)
+
+
+def _family_sets(
+    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray,
+    budget: Budget | None = None,
+) -> None:
+    """Fill state_set for every family state (see the module docstring)."""
+    walked = body_walk(trie, budget)
     for fam in families:
-        after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
-                        byte_class=dfa.byte_class, budget=budget)
-        for q in range(n_q):
-            us = np.flatnonzero(fam.ids[:, q] >= 0)
-            if not us.size:
-                continue
-            ma = after.origin == q
-            exit_tok = np.concatenate([close_tok[q], after.token[ma]])
-            exit_cnt = np.concatenate([close_cnt[q], after.count[ma]])
-            _fill_family_q(fam, q, us, body_tok[q], body_cnt[q], exit_tok, exit_cnt, sets, state_set)
+        after = _exit_walk(dfa, trie, fam, walked, budget)
+        for q in range(len(walked.body)):
+            _fill_family(fam, q, walked, after, sets, state_set)
 
 
 def _fill_family_q(
@@ -430,35 +471,36 @@ def _fill_family_q(
     budget = fam.max - us if fam.max is not None else np.full(us.size, np.iinfo(np.int64).max // 2)
     deficit = np.maximum(fam.min - us, 0)
     prefix_counts = np.searchsorted(cnt, budget, "right")
+    pure = np.ones(us.size, dtype=bool) if lowest_exit is None else deficit <= lowest_exit
+    keys = np.stack([prefix_counts, np.where(pure, 0, deficit)], axis=1)  # states with one key share a set
+    distinct, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    made = np.empty(len(distinct), dtype=np.int64)
     base = None
-    memo: dict[tuple[int, int], int] = {}
-    for u, r_count, d in zip(us.tolist(), prefix_counts.tolist(), deficit.tolist(), strict=True):
-        pure_prefix = lowest_exit is None or d <= lowest_exit
-        key = (r_count, 0 if pure_prefix else d)
-        got = memo.get(key)
-        if got is None:
-            if pure_prefix:
-                if base is None:
-                    if tok.size > v // 4:  # dense: store a full permutation so banned forms are slices too
-                        rest = np.ones(v, dtype=bool)
-                        rest[tok] = False
-                        base = sets.segment(np.concatenate([tok, np.flatnonzero(rest)]))
-                    else:
-                        base = sets.segment(tok)
-                got = sets.add_prefix(base, tok, r_count)
-            else:
-                keep = (np.arange(tok.size) < r_count) & (~is_exit | (cnt >= d))
-                got = sets.add_ids(tok[keep], dedupe=False)
-            memo[key] = got
-        state_set[fam.ids[u, q]] = got
+    for k in np.argsort(first, kind="stable").tolist():  # in the order the states first need them
+        r_count, d = int(distinct[k, 0]), int(distinct[k, 1])
+        if pure[first[k]]:
+            if base is None:
+                if tok.size > v // 4:  # dense: store a full permutation so banned forms are slices too
+                    rest = np.ones(v, dtype=bool)
+                    rest[tok] = False
+                    base = sets.segment(np.concatenate([tok, np.flatnonzero(rest)]))
+                else:
+                    base = sets.segment(tok)
+            made[k] = sets.add_prefix(base, tok, r_count)
+        else:
+            keep = (np.arange(tok.size) < r_count) & (~is_exit | (cnt >= d))
+            made[k] = sets.add_ids(tok[keep], dedupe=False)
+    state_set[fam.ids[us, q]] = made[inverse.reshape(-1)]
 
 
 class LazyIndex:
     """The token index built state by state, the first time decoding asks for a state (`allowed(state)`).
 
     It gives every state the set build_index gives it: a plain state's set is one trie walk from that
-    state; a string family's states at body position q are filled together, from the body walk at q
-    (shared by every family) and the walk after the closing quote. Identical sets are stored once.
+    state; a string family's states at one body position q are filled together, as build_index fills
+    them, from the vocabulary's body walk (`body_walk`: once per trie and process, shared by every grammar)
+    and the family's walk past its closing quote (kept): the sets are prefixes of one array, so a maxLength
+    of 1000 costs about as much as 30. Identical sets are stored once.
     Each build runs under a fresh Budget of `limits` (time), and everything built so far counts against
     max_index_bytes, so a grammar whose index would grow past it raises LimitExceeded when it does.
     """
@@ -477,9 +519,9 @@ class LazyIndex:
             us, qs = np.nonzero(fam.ids >= 0)
             self.family_of[fam.ids[us, qs]] = f
             self.q_of[fam.ids[us, qs]] = qs
+        self._after: dict[int, _Walk] = {}  # family -> the walk past its closing quote
         self._objects: dict[int, AllowedSet] = {}
         self._prepared: tuple[np.ndarray, np.ndarray] | None = None
-        self._body: dict[int, tuple[np.ndarray, ...]] = {}  # q -> the body walk from q (every family's)
 
     @property
     def nbytes(self) -> int:
@@ -492,7 +534,7 @@ class LazyIndex:
         return int((self.state_set >= 0).sum())
 
     def allowed(self, state: int) -> AllowedSet:
-        """Return state's allowed set, building it (and its family's states at the same q) the first time."""
+        """Return state's allowed set, building it (a family state: its family's states at its q) the first time."""
         k = int(self.state_set[state])
         if k < 0:
             self.sets.budget = Budget(self.limits, subject=self.subject)
@@ -508,43 +550,20 @@ class LazyIndex:
             got = self._objects[k] = self.sets.allowed_set(k)
         return got
 
-    def _walk_dfa(self, state: np.ndarray, node: np.ndarray | None = None,
-                  count: np.ndarray | None = None) -> _Walk:
+    def _plain(self, state: int) -> None:
         if self._prepared is None:
             self._prepared = prepare(self.trie, self.dfa.table, self.dfa.byte_class)
-        got, _ = walk(self.trie, self.dfa.table, np.zeros(state.size, dtype=np.int64), state, node, count,
+        got, _ = walk(self.trie, self.dfa.table, np.zeros(1, dtype=np.int64), np.array([state], dtype=np.int64),
                       byte_class=self.dfa.byte_class, budget=self.sets.budget, prepared=self._prepared)
-        return got
-
-    def _plain(self, state: int) -> None:
-        got = self._walk_dfa(np.array([state], dtype=np.int64))
         allowed = got.token
         if self.dfa.accepting[state]:
             allowed = np.concatenate([allowed, self.eog])
         self.state_set[state] = self.sets.add_ids(allowed)
 
-    def _body_at(self, q: int) -> tuple[np.ndarray, ...]:
-        """Return (body tokens, their counts, closing tokens, their counts, marker nodes, marker counts) from q."""
-        hit = self._body.get(q)
-        if hit is None:
-            body = body_automaton()
-            marker = body.n_states
-            table = np.vstack([body.table, np.full((1, 256), -1, dtype=np.int32)])
-            table[0, QUOTE] = marker
-            starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
-            one = np.array([q], dtype=np.int64)
-            inside, (_, m_node, m_count) = walk(self.trie, table, np.zeros(1, dtype=np.int64), one, starts=starts,
-                                                 marker=marker, budget=self.sets.budget)
-            order = np.argsort(inside.count, kind="stable")
-            token, count, state = inside.token[order], inside.count[order], inside.state[order]
-            keep = state < marker
-            hit = self._body[q] = (token[keep], count[keep], token[~keep], count[~keep], m_node, m_count)
-        return hit
-
     def _family_q(self, f: int, q: int) -> None:
-        fam = self.families[f]
-        body_tok, body_cnt, close_tok, close_cnt, m_node, m_count = self._body_at(q)
-        after = self._walk_dfa(np.full(m_node.size, fam.exit, dtype=np.int64), m_node, m_count)
-        us = np.flatnonzero(fam.ids[:, q] >= 0)
-        _fill_family_q(fam, q, us, body_tok, body_cnt, np.concatenate([close_tok, after.token]),
-                       np.concatenate([close_cnt, after.count]), self.sets, self.state_set)
+        """Fill family f's states at body position q (the body walk is the vocabulary's; the exit walk is kept)."""
+        walked = body_walk(self.trie, self.sets.budget)
+        after = self._after.get(f)
+        if after is None:
+            after = self._after[f] = _exit_walk(self.dfa, self.trie, self.families[f], walked, self.sets.budget)
+        _fill_family(self.families[f], q, walked, after, self.sets, self.state_set)

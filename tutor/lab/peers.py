@@ -17,10 +17,10 @@ that the validator accepts.
 Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no CFG) and llama.cpp's
 GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
 outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
-Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie, llama.cpp's
-vocabulary) is done before timing compiles. Our compile is lazy: a state's bitmask, fill plan and forced
-continuation are built the first time decoding reaches it (DFAGrammar.fill_plan, forced_at), and a CFG builds
-each parser state's bitmask the first time it meets it. The peer "grammar-tutor eager" is the same compiler
+Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie and string-body walk,
+llama.cpp's vocabulary) is done before timing compiles. Our compile is lazy: a state's token set, bitmask, fill plan and
+forced continuation are built the first time decoding reaches it (DFAGrammar.allowed_at, fill_plan, forced_at),
+and a CFG builds each parser state's bitmask the first time it meets it. The peer "grammar-tutor eager" is the same compiler
 building every state up front (DFAGrammar.warm_bitmasks and every forced continuation), as it did before,
 so both builds are measured in one run and its masks are compared with the lazy ones at every step.
 "first mask ms" is the compile plus the first fill; "memory MB" is the growth of the process's resident
@@ -186,10 +186,11 @@ class Ours(Engine):
     def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any] | None = None, *,
                  eager: bool = False) -> None:
         from tutor.engine.dfa_grammar import DFAGrammar, DFAMatcher
+        from tutor.engine.index import body_walk
         from tutor.engine.trie import token_trie
         from tutor.lab.families import load_family
 
-        token_trie(vocab)
+        body_walk(token_trie(vocab))  # the vocabulary's preparation: its trie and string-body walk, any grammar's
         t0 = time.perf_counter()
         self.family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
         if eager and isinstance(self.family.compiled, DFAGrammar):
