@@ -18,11 +18,12 @@ Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no 
 GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
 outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
 Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie and string-body walk,
-llama.cpp's vocabulary) is done before timing compiles. Our compile is lazy: a state's token set, bitmask, fill plan and
-forced continuation are built the first time decoding reaches it (DFAGrammar.allowed_at, fill_plan, forced_at),
-and a CFG builds each parser state's bitmask the first time it meets it. The peer "grammar-tutor eager" is the same compiler
-building every state up front (DFAGrammar.warm_bitmasks and every forced continuation), as it did before,
-so both builds are measured in one run and its masks are compared with the lazy ones at every step.
+llama.cpp's vocabulary) is done before timing compiles. Our compile is lazy: a state's token set, bitmask,
+fill plan and forced continuation are built the first time decoding reaches it (DFAGrammar.allowed_at,
+fill_plan, forced_at), and a CFG builds each parser state's bitmask the first time it meets it. The peer
+"grammar-tutor eager" is the same compiler building every state up front (DFAGrammar.warm_bitmasks and every
+forced continuation), so both builds are measured in one run and its masks are compared with the lazy ones
+at every step.
 "first mask ms" is the compile plus the first fill; "memory MB" is the growth of the process's resident
 memory from before the compile to the end of the replay (allocator reuse makes it a lower bound).
 Every engine writes every word of the caller's buffer (ours: the zero row and a sparse state's nonzero
