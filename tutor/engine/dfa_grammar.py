@@ -103,7 +103,7 @@ class DFAGrammar:
         The states whose sets were not built yet take theirs from it. Raises LimitExceeded past the
         grammar's limits, counting the packed rows that decoding builds as the lazy build does.
         """
-        if not self.full_index:
+        if not self.full_index:  # (a race here builds it twice: the same arrays, one kept)
             lazy = self.lazy
             assert lazy is not None  # a grammar without a lazy index was assembled with its full index
             budget = Budget(lazy.limits, subject=lazy.subject)

@@ -14,6 +14,7 @@ shorter), optionally with a packed bitmask for dense sets; `state_set` maps a st
 from __future__ import annotations
 
 import bisect
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -520,6 +521,7 @@ class LazyIndex:
             self.family_of[fam.ids[us, qs]] = f
             self.q_of[fam.ids[us, qs]] = qs
         self._after: dict[int, _Walk] = {}  # family -> the walk past its closing quote
+        self._lock = threading.Lock()  # one build at a time: matchers of one grammar may run in several threads
         self._objects: dict[int, AllowedSet] = {}
         self._prepared: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -537,17 +539,26 @@ class LazyIndex:
         """Return state's allowed set, building it (a family state: its family's states at its q) the first time."""
         k = int(self.state_set[state])
         if k < 0:
-            self.sets.budget = Budget(self.limits, subject=self.subject)
-            if state == self.dfa.n_states:
-                self.state_set[state] = self.sets.add_ids(self.eog)
-            elif self.family_of[state] >= 0:
-                self._family_q(int(self.family_of[state]), int(self.q_of[state]))
-            else:
-                self._plain(state)
-            k = int(self.state_set[state])
+            with self._lock:
+                if self.state_set[state] < 0:  # not built by another thread meanwhile
+                    self.sets.budget = Budget(self.limits, subject=self.subject)
+                    if state == self.dfa.n_states:
+                        self.state_set[state] = self.sets.add_ids(self.eog)
+                    elif self.family_of[state] >= 0:
+                        self._family_q(int(self.family_of[state]), int(self.q_of[state]))
+                    else:
+                        self._plain(state)
+                k = int(self.state_set[state])
+                got = self._objects.get(k)
+                if got is None:
+                    got = self._objects[k] = self.sets.allowed_set(k)
+                return got
         got = self._objects.get(k)
         if got is None:
-            got = self._objects[k] = self.sets.allowed_set(k)
+            with self._lock:
+                got = self._objects.get(k)
+                if got is None:
+                    got = self._objects[k] = self.sets.allowed_set(k)
         return got
 
     def _plain(self, state: int) -> None:

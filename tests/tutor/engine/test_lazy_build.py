@@ -160,3 +160,31 @@ def test_the_sets_built_lazily_count_against_the_index_limit(smol_vocab: Vocabul
     with pytest.raises(LimitExceeded, match="max_index_bytes"):  # nor would the eager build, rows counted
         compile_json_schema(SMALL_SCHEMA, smol_vocab, use_cache=False,
                             limits=Limits(max_index_bytes=held + rows // 2)).warm_bitmasks()
+
+
+def test_matchers_in_several_threads_build_the_same_sets(smol_vocab: Vocabulary) -> None:
+    import threading
+
+    lazy = compile_json_schema(SMALL_SCHEMA, smol_vocab, use_cache=False)
+    eager = compile_json_schema(SMALL_SCHEMA, smol_vocab, use_cache=False).state_sets
+    states = list(range(lazy.end_state + 1))
+    start = threading.Barrier(4, timeout=60)
+    errors: list[BaseException] = []
+
+    def build(order: list[int]) -> None:
+        try:
+            start.wait()
+            for state in order:
+                lazy.allowed_at(state)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=build, args=(states[k::2] + states[1 - k::2],)) for k in (0, 1, 0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors and not any(t.is_alive() for t in threads)
+    for state in states:
+        assert np.array_equal(lazy.allowed_at(state).allowed_ids(smol_vocab.size),
+                              eager[state].allowed_ids(smol_vocab.size)), state
