@@ -6,8 +6,9 @@ before. `DFAMatcher(compiled)` holds one request's state and implements
 tutor.engine.matcher.Matcher: `allowed()` is one list lookup of an AllowedSet.
 
 What a state needs only when decoding reaches it is built then and kept in the grammar: its
-bitmask fill plan (`fill_plan`) and its forced continuation (`forced_at`). A grammar written to
-the disk cache or to bytes is built in full first (`arrays`).
+allowed set (`allowed_at`, through index.LazyIndex), its bitmask fill plan (`fill_plan`) and its
+forced continuation (`forced_at`). A grammar written to the disk cache or to bytes is built in full
+first (`arrays`, with the eager `index`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 from tutor.engine import cache
 from tutor.engine.dfa import DFA, ClassDFA
-from tutor.engine.index import IndexArrays, build_index
+from tutor.engine.index import IndexArrays, LazyIndex, build_index
 from tutor.engine.limits import Budget, Limits, short
 from tutor.engine.matcher import AllowedSet, FillPlan, GrammarError, TokenRejected, bitmask_view
 from tutor.engine.sources import grammar_text, json_value
@@ -56,8 +57,8 @@ class DFAGrammar:
     byte_class: np.ndarray
     class_table: np.ndarray
     accepting_states: np.ndarray
-    index: IndexArrays
-    state_sets: tuple[AllowedSet, ...]
+    sets: list[AllowedSet | None]  # per state; None until allowed_at(state) first builds it
+    lazy: LazyIndex | None  # what builds the sets; None for a grammar loaded fully built
     forced: list[bytes | None]  # per state; None until forced_at(state) first walks it
     accepting: tuple[bool, ...]
     finished: tuple[bool, ...]
@@ -68,6 +69,7 @@ class DFAGrammar:
     cache_path: Path | None = None  # the cache entry this grammar was loaded from or saved to
     plans: list[FillPlan | None] = field(default_factory=list)  # per state; None until fill_plan(state)
     class_sizes: tuple[int, ...] = ()  # bytes per byte class
+    full_index: list[IndexArrays] = field(default_factory=list)  # the eager index, once built (or loaded)
 
     def __post_init__(self) -> None:
         self.plans.extend([None] * (self.n_states + 1 - len(self.plans)))
@@ -94,6 +96,42 @@ class DFAGrammar:
         """Return the bytes held by the index, the compressed DFA and the forced continuations."""
         return sum(a.nbytes for a in self.arrays().values())
 
+    @property
+    def index(self) -> IndexArrays:
+        """Return the whole token index as arrays (the eager build: build_index, every state; then kept).
+
+        The states whose sets were not built yet take theirs from it. Raises LimitExceeded past the
+        grammar's limits, counting the packed rows that decoding builds as the lazy build does.
+        """
+        if not self.full_index:  # (a race here builds it twice: the same arrays, one kept)
+            lazy = self.lazy
+            assert lazy is not None  # a grammar without a lazy index was assembled with its full index
+            budget = Budget(lazy.limits, subject=lazy.subject)
+            dfa = ClassDFA(self.class_table, self.byte_class, self.accepting_states)
+            index = build_index(dfa, self.vocab, lazy.families, trie=lazy.trie, budget=budget)
+            rows_bytes = int(index.set_start.size) * 4 * -(-self.vocab.size // 32)
+            budget.index_bytes(index.nbytes + dfa.table.nbytes + rows_bytes)
+            self.full_index.append(index)
+            built = _allowed_sets(index)
+            for s, allowed in enumerate(built):
+                if self.sets[s] is None:
+                    self.sets[s] = allowed
+        return self.full_index[0]
+
+    @property
+    def state_sets(self) -> tuple[AllowedSet, ...]:
+        """Return every state's allowed set, indexed by state (the eager build, through `index`)."""
+        _ = self.index
+        return tuple(self.sets)  # type: ignore[arg-type]  # index filled every entry
+
+    def allowed_at(self, state: int) -> AllowedSet:
+        """Return state's allowed set, built the first time it is asked for (LazyIndex), then kept in `sets`."""
+        allowed = self.sets[state]
+        if allowed is None:
+            assert self.lazy is not None
+            allowed = self.sets[state] = self.lazy.allowed(state)
+        return allowed
+
     def warm_bitmasks(self) -> int:
         """Build every state's packed bitmask and fill plan now (the eager build); return the bytes held.
 
@@ -106,13 +144,14 @@ class DFAGrammar:
     @property
     def fill_plans(self) -> tuple[FillPlan, ...]:
         """Return every state's AllowedSet.fill_plan, indexed by state (building those not built yet)."""
+        _ = self.index
         return tuple(plan if plan is not None else self.fill_plan(s) for s, plan in enumerate(self.plans))
 
     def fill_plan(self, state: int) -> FillPlan:
         """Return state's fill plan, building its set's packed row the first time (then kept in `plans`)."""
         plan = self.plans[state]
         if plan is None:
-            plan = self.plans[state] = self.state_sets[state].fill_plan(self.vocab.size)
+            plan = self.plans[state] = self.allowed_at(state).fill_plan(self.vocab.size)
         return plan
 
     def forced_at(self, state: int) -> bytes:
@@ -207,15 +246,8 @@ def forced_continuations(dfa: ClassDFA) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(b"".join(pieces), dtype=np.uint8), offsets
 
 
-def assemble(
-    kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
-    cache_path: Path | None = None,
-) -> DFAGrammar:
-    """Return a DFAGrammar from its arrays (fresh or loaded from the cache)."""
-    class_table = arrays["class_table"].astype(np.int32, copy=False)
-    fields = {name: arrays[name] for name in IndexArrays.__dataclass_fields__}
-    fields["pool"] = fields["pool"].astype(np.intp, copy=False)  # intp indexes ~3x faster than int32
-    index = IndexArrays(**fields)
+def _allowed_sets(index: IndexArrays) -> list[AllowedSet]:
+    """Return each state's AllowedSet from the index arrays (one object per distinct set)."""
     pool, bitmasks = index.pool, index.bitmasks
     sets = [
         AllowedSet(pool[a:b], bool(banned), bitmasks[m] if m >= 0 else None)
@@ -224,6 +256,23 @@ def assemble(
             index.set_bitmask.tolist(), strict=True,
         )
     ]
+    return [sets[k] for k in index.state_set.tolist()]
+
+
+def assemble(
+    kind: str, key: str, vocab: Vocabulary, arrays: dict[str, np.ndarray], from_cache: bool, build_ms: float,
+    cache_path: Path | None = None, lazy: LazyIndex | None = None,
+) -> DFAGrammar:
+    """Return a DFAGrammar from its arrays: fully built (loaded from the cache or bytes) or, with `lazy`, not."""
+    class_table = arrays["class_table"].astype(np.int32, copy=False)
+    sets: list[AllowedSet | None]
+    if lazy is None:
+        fields = {name: arrays[name] for name in IndexArrays.__dataclass_fields__}
+        fields["pool"] = fields["pool"].astype(np.intp, copy=False)  # intp indexes ~3x faster than int32
+        index = IndexArrays(**fields)
+        sets, full = list(_allowed_sets(index)), [index]
+    else:
+        sets, full = [None] * (class_table.shape[0] + 1), []
     forced: list[bytes | None] = [None] * (class_table.shape[0] + 1)
     if "forced_blob" in arrays:  # a fully built grammar (from the cache or bytes): every state known
         blob = arrays["forced_blob"].tobytes()
@@ -238,8 +287,9 @@ def assemble(
         byte_class=arrays["byte_class"],
         class_table=class_table,
         accepting_states=arrays["accepting"],
-        index=index,
-        state_sets=tuple(sets[k] for k in index.state_set.tolist()),
+        sets=sets,
+        lazy=lazy,
+        full_index=full,
         forced=forced,
         accepting=(*arrays["accepting"].tolist(), True),
         finished=tuple(arrays["finished"].tolist()),
@@ -295,19 +345,18 @@ def _compile(kind: str, source: str, vocab: Vocabulary, build: Any, use_cache: b
     budget.states(dfa.n_states)
     # the trie goes to disk only with the grammar (use_cache): in cache_dir, else in the tutor's cache folder
     trie = token_trie(vocab, cache_dir, persist=use_cache)
-    index = build_index(dfa, vocab, families, trie=trie, budget=budget)
     arrays = {
         "byte_class": dfa.byte_class,
         "class_table": dfa.table,
         "accepting": dfa.accepting,
         "finished": np.append(dfa.accepting & ~(dfa.table >= 0).any(axis=1), True),
-        **index.arrays(),
     }
-    # the packed rows that decoding builds lazily (one per distinct set) count now, so they cannot grow unbounded
-    rows_bytes = int(index.set_start.size) * 4 * -(-vocab.size // 32)
-    budget.index_bytes(sum(a.nbytes for a in arrays.values()) + rows_bytes)
+    base_bytes = sum(a.nbytes for a in arrays.values())
+    budget.index_bytes(base_bytes)
+    # the token sets are built as decoding reaches their states, under the same limits (LazyIndex)
+    lazy = LazyIndex(dfa, vocab, families, trie, budget.limits, budget.subject, base_bytes)
     build_ms = (time.perf_counter() - t0) * 1e3
-    grammar = assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None)
+    grammar = assemble(kind, key, vocab, arrays, False, build_ms, entry if use_cache else None, lazy)
     if use_cache:
         cache.save(entry, stored_arrays(grammar.arrays()), {"vocab": vocab.sha256, "grammar": grammar_sha,
                                                             "kind": kind})
@@ -392,7 +441,7 @@ class DFAMatcher:
         if not 0 <= state <= compiled.end_state:
             raise ValueError(f"state {state} is outside the grammar's {compiled.end_state + 1} states")
         self._compiled = compiled
-        self._sets = compiled.state_sets
+        self._sets = compiled.sets
         self._forced = compiled.forced
         self._accepting = compiled.accepting
         self._finished = compiled.finished
@@ -417,7 +466,8 @@ class DFAMatcher:
 
     def allowed(self) -> AllowedSet:
         """Return the tokens allowed now (EOS only when accepting; never control tokens)."""
-        return self._sets[self._state]
+        allowed = self._sets[self._state]
+        return allowed if allowed is not None else self._compiled.allowed_at(self._state)
 
     def fill_bitmask(self, out: np.ndarray) -> None:
         """Write the packed bitmask of the tokens allowed now into every word of `out` (ceil(vocab / 32) words).

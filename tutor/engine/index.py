@@ -13,13 +13,16 @@ shorter), optionally with a packed bitmask for dense sets; `state_set` maps a st
 
 from __future__ import annotations
 
+import bisect
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tutor.engine.json_schema import QUOTE, body_automaton
-from tutor.engine.limits import Budget
+from tutor.engine.limits import Budget, Limits
+from tutor.engine.matcher import AllowedSet
 from tutor.engine.trie import TokenTrie, token_trie
 
 if TYPE_CHECKING:
@@ -94,16 +97,17 @@ def walk(
     marker: int = -1,
     byte_class: np.ndarray | None = None,
     budget: Budget | None = None,
+    prepared: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[_Walk, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Walk the trie from (state, node) pairs through `table` (-1 dead) for all pairs at once.
 
     `table` is [n, 256], or [n, classes] with `byte_class` mapping bytes to columns. Returns the
     tokens reached alive, and the (origin, node, count) triples where the walk entered state
-    `marker` (whose row must be dead). `starts` (like table, 0/1) counts characters.
+    `marker` (whose row must be dead). `starts` (like table, 0/1) counts characters. `prepared` is
+    prepare(trie, table, byte_class), for a caller that walks the same table many times.
     """
     width = table.shape[1]
-    node_column = trie.node_byte.astype(np.int64) if byte_class is None else byte_class[trie.node_byte]
-    flat = table.reshape(-1).astype(np.int64)
+    flat, node_column = prepared if prepared is not None else prepare(trie, table, byte_class)
     flat_starts = starts.reshape(-1).astype(np.int64) if starts is not None else None
     node = np.zeros_like(origin) if node is None else node
     count = np.zeros_like(origin) if count is None else count
@@ -151,6 +155,13 @@ def walk(
     got = _Walk(*cat(hits, 4, 4))
     got = _with_duplicates(trie, got)
     return got, tuple(cat(marks, 3, 3))  # type: ignore[return-value]
+
+
+def prepare(trie: TokenTrie, table: np.ndarray, byte_class: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return what walk() reads: the table flat (int64 when it could overflow int32) and each trie node's column."""
+    node_column = trie.node_byte.astype(np.int64) if byte_class is None else byte_class[trie.node_byte]
+    wide = table.size >= 2**31 - 1
+    return table.reshape(-1).astype(np.int64 if wide else np.int32, copy=False), node_column
 
 
 def _with_duplicates(trie: TokenTrie, got: _Walk) -> _Walk:
@@ -202,12 +213,20 @@ class IndexArrays:
 
 
 class _SetBuilder:
-    """Collects sets into one pool, deduplicating identical ones and choosing each set's form."""
+    """Collects sets into one pool, deduplicating identical ones and choosing each set's form.
 
-    def __init__(self, vocab_size: int, budget: Budget | None = None) -> None:
+    `base_bytes` (the tables the sets are built from) and `row_bytes` per set (the packed row that
+    decoding builds for it later) count against the budget with the pool.
+    """
+
+    def __init__(self, vocab_size: int, budget: Budget | None = None, *, base_bytes: int = 0,
+                 row_bytes: int = 0) -> None:
         self.v = vocab_size
         self.budget = budget
+        self.base_bytes = base_bytes
+        self.row_bytes = row_bytes
         self.segments: list[np.ndarray] = []
+        self.segment_starts: list[int] = []
         self.pool_size = 0
         self.sets: list[tuple[int, int, bool, int]] = []
         self.bitmasks: list[np.ndarray] = []
@@ -217,15 +236,28 @@ class _SetBuilder:
         """Append ids to the pool; return where they start."""
         start = self.pool_size
         self.segments.append(ids.astype(np.int64, copy=False))
+        self.segment_starts.append(start)
         self.pool_size += ids.size
         self._check()
         return start
 
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes the sets hold (and will hold, with their packed rows), with base_bytes."""
+        return (self.base_bytes + self.pool_size * 8 + len(self.bitmasks) * (self.v // 8 + 4)
+                + len(self.sets) * (32 + self.row_bytes))
+
     def _check(self) -> None:
         if self.budget is not None:
-            self.budget.index_bytes(self.pool_size * 8 + len(self.bitmasks) * (self.v // 8 + 4)
-                                    + len(self.sets) * 32)
+            self.budget.index_bytes(self.nbytes)
             self.budget.tick()
+
+    def allowed_set(self, k: int) -> AllowedSet:
+        """Return set k as an AllowedSet (its ids a view of the pool segment holding them)."""
+        start, stop, banned, m = self.sets[k]
+        i = bisect.bisect_right(self.segment_starts, start) - 1
+        seg, at = self.segments[i], self.segment_starts[i]
+        return AllowedSet(seg[start - at : stop - at], bool(banned), self.bitmasks[m] if m >= 0 else None)
 
     def _bitmask(self, allowed: np.ndarray, n_allowed: int) -> int:
         n_banned = self.v - n_allowed
@@ -256,6 +288,7 @@ class _SetBuilder:
             ids = allowed
         start = self.segment(ids)
         self.sets.append((start, start + ids.size, banned, self._bitmask(allowed, allowed.size)))
+        self._check()
         if dedupe:
             self.by_content[key] = len(self.sets) - 1
         return len(self.sets) - 1
@@ -269,6 +302,7 @@ class _SetBuilder:
         banned = count > self.v - count
         start, stop = (base + count, base + self.v) if banned else (base, base + count)
         self.sets.append((start, stop, banned, self._bitmask(ordered_allowed[:count], count)))
+        self._check()
         return len(self.sets) - 1
 
     def finish(self, state_set: np.ndarray) -> IndexArrays:
@@ -334,11 +368,28 @@ def build_index(
     return sets.finish(state_set)
 
 
-def _family_sets(
-    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray,
-    budget: Budget | None = None,
-) -> None:
-    """Fill state_set for every family state (see the module docstring)."""
+@dataclass(frozen=True, eq=False)
+class BodyWalk:
+    """The vocabulary inside a JSON string body, per state q of the one-character automaton (any grammar's).
+
+    `body[q]`: the tokens that stay inside the body from q and the characters each starts, sorted by that
+    count; `close[q]`: those that end with the closing quote; `marks`: (q, trie node, count) where a token
+    goes on past the quote (the grammar's walk continues from there).
+    """
+
+    body: tuple[tuple[np.ndarray, np.ndarray], ...]
+    close: tuple[tuple[np.ndarray, np.ndarray], ...]
+    marks: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+_BODY_WALKS: dict[int, tuple[TokenTrie, BodyWalk]] = {}  # id(trie) -> (the trie, its walk): per vocabulary
+
+
+def body_walk(trie: TokenTrie, budget: Budget | None = None) -> BodyWalk:
+    """Return the trie's BodyWalk, walked once per trie and process (shared by every grammar's string families)."""
+    hit = _BODY_WALKS.get(id(trie))
+    if hit is not None and hit[0] is trie:
+        return hit[1]
     body = body_automaton()
     n_q = body.n_states
     marker = n_q
@@ -346,31 +397,55 @@ def _family_sets(
     table[0, QUOTE] = marker
     starts = np.vstack([body.starts, np.zeros((1, 256), dtype=np.uint8)])
     qs = np.arange(n_q, dtype=np.int64)
-    inside, (m_origin, m_node, m_count) = walk(trie, table, qs, qs, starts=starts, marker=marker, budget=budget)
-    # Tokens that stay inside the body, per q, sorted by characters started (shared by all families).
+    inside, marks = walk(trie, table, qs, qs, starts=starts, marker=marker, budget=budget)
     order = np.lexsort((inside.count, inside.origin))
     inside = _Walk(*(a[order] for a in (inside.origin, inside.token, inside.state, inside.count)))
     in_body = inside.state < marker
     bounds = np.searchsorted(inside.origin, np.arange(n_q + 1))
-    body_tok, body_cnt, close_tok, close_cnt = [], [], [], []
+    parts, closing = [], []
     for q in range(n_q):
         part = slice(bounds[q], bounds[q + 1])
         keep = in_body[part]
-        body_tok.append(inside.token[part][keep])
-        body_cnt.append(inside.count[part][keep])
-        close_tok.append(inside.token[part][~keep])  # the token ends with the closing quote
-        close_cnt.append(inside.count[part][~keep])
+        parts.append((inside.token[part][keep], inside.count[part][keep]))
+        closing.append((inside.token[part][~keep], inside.count[part][~keep]))  # ends with the closing quote
+    got = BodyWalk(tuple(parts), tuple(closing), marks)
+    if len(_BODY_WALKS) >= 8:
+        _BODY_WALKS.pop(next(iter(_BODY_WALKS)))
+    _BODY_WALKS[id(trie)] = (trie, got)
+    return got
+
+
+def _exit_walk(dfa: ClassDFA, trie: TokenTrie, fam: StringFamily, walked: BodyWalk,
+               budget: Budget | None = None) -> _Walk:
+    """Return the walk of the tokens that go on past a family's closing quote, from its exit state."""
+    m_origin, m_node, m_count = walked.marks
+    after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
+                    byte_class=dfa.byte_class, budget=budget)
+    return after
+
+
+def _fill_family(fam: StringFamily, q: int, walked: BodyWalk, after: _Walk, sets: _SetBuilder,
+                 state_set: np.ndarray) -> None:
+    """Fill the states (q, u) of one family, every u."""
+    us = np.flatnonzero(fam.ids[:, q] >= 0)
+    if not us.size:
+        return
+    ma = after.origin == q
+    exit_tok = np.concatenate([walked.close[q][0], after.token[ma]])
+    exit_cnt = np.concatenate([walked.close[q][1], after.count[ma]])
+    _fill_family_q(fam, q, us, *walked.body[q], exit_tok, exit_cnt, sets, state_set)
+
+
+def _family_sets(
+    dfa: ClassDFA, trie: TokenTrie, families: tuple[StringFamily, ...], sets: _SetBuilder, state_set: np.ndarray,
+    budget: Budget | None = None,
+) -> None:
+    """Fill state_set for every family state (see the module docstring)."""
+    walked = body_walk(trie, budget)
     for fam in families:
-        after, _ = walk(trie, dfa.table, m_origin, np.full_like(m_origin, fam.exit), m_node, m_count,
-                        byte_class=dfa.byte_class, budget=budget)
-        for q in range(n_q):
-            us = np.flatnonzero(fam.ids[:, q] >= 0)
-            if not us.size:
-                continue
-            ma = after.origin == q
-            exit_tok = np.concatenate([close_tok[q], after.token[ma]])
-            exit_cnt = np.concatenate([close_cnt[q], after.count[ma]])
-            _fill_family_q(fam, q, us, body_tok[q], body_cnt[q], exit_tok, exit_cnt, sets, state_set)
+        after = _exit_walk(dfa, trie, fam, walked, budget)
+        for q in range(len(walked.body)):
+            _fill_family(fam, q, walked, after, sets, state_set)
 
 
 def _fill_family_q(
@@ -397,24 +472,109 @@ def _fill_family_q(
     budget = fam.max - us if fam.max is not None else np.full(us.size, np.iinfo(np.int64).max // 2)
     deficit = np.maximum(fam.min - us, 0)
     prefix_counts = np.searchsorted(cnt, budget, "right")
+    pure = np.ones(us.size, dtype=bool) if lowest_exit is None else deficit <= lowest_exit
+    keys = np.stack([prefix_counts, np.where(pure, 0, deficit)], axis=1)  # states with one key share a set
+    distinct, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    made = np.empty(len(distinct), dtype=np.int64)
     base = None
-    memo: dict[tuple[int, int], int] = {}
-    for u, r_count, d in zip(us.tolist(), prefix_counts.tolist(), deficit.tolist(), strict=True):
-        pure_prefix = lowest_exit is None or d <= lowest_exit
-        key = (r_count, 0 if pure_prefix else d)
-        got = memo.get(key)
-        if got is None:
-            if pure_prefix:
-                if base is None:
-                    if tok.size > v // 4:  # dense: store a full permutation so banned forms are slices too
-                        rest = np.ones(v, dtype=bool)
-                        rest[tok] = False
-                        base = sets.segment(np.concatenate([tok, np.flatnonzero(rest)]))
+    for k in np.argsort(first, kind="stable").tolist():  # in the order the states first need them
+        r_count, d = int(distinct[k, 0]), int(distinct[k, 1])
+        if pure[first[k]]:
+            if base is None:
+                if tok.size > v // 4:  # dense: store a full permutation so banned forms are slices too
+                    rest = np.ones(v, dtype=bool)
+                    rest[tok] = False
+                    base = sets.segment(np.concatenate([tok, np.flatnonzero(rest)]))
+                else:
+                    base = sets.segment(tok)
+            made[k] = sets.add_prefix(base, tok, r_count)
+        else:
+            keep = (np.arange(tok.size) < r_count) & (~is_exit | (cnt >= d))
+            made[k] = sets.add_ids(tok[keep], dedupe=False)
+    state_set[fam.ids[us, q]] = made[inverse.reshape(-1)]
+
+
+class LazyIndex:
+    """The token index built state by state, the first time decoding asks for a state (`allowed(state)`).
+
+    It gives every state the set build_index gives it: a plain state's set is one trie walk from that
+    state; a string family's states at one body position q are filled together, as build_index fills
+    them, from the vocabulary's body walk (`body_walk`: once per trie and process, shared by every grammar)
+    and the family's walk past its closing quote (kept): the sets are prefixes of one array, so a maxLength
+    of 1000 costs about as much as 30. Identical sets are stored once.
+    Each build runs under a fresh Budget of `limits` (time), and everything built so far counts against
+    max_index_bytes, so a grammar whose index would grow past it raises LimitExceeded when it does.
+    """
+
+    def __init__(self, dfa: ClassDFA, vocab: Vocabulary, families: tuple[StringFamily, ...], trie: TokenTrie,
+                 limits: Limits | None = None, subject: str = "the grammar", base_bytes: int = 0) -> None:
+        self.dfa, self.vocab, self.families, self.trie = dfa, vocab, families, trie
+        self.limits, self.subject = limits, subject
+        n = dfa.n_states
+        self.eog = np.array(sorted(vocab.eog_ids), dtype=np.int64)
+        self.sets = _SetBuilder(vocab.size, base_bytes=base_bytes, row_bytes=4 * -(-vocab.size // 32))
+        self.state_set = np.full(n + 1, -1, dtype=np.int64)
+        self.family_of = np.full(n, -1, dtype=np.int64)
+        self.q_of = np.zeros(n, dtype=np.int64)
+        for f, fam in enumerate(families):
+            us, qs = np.nonzero(fam.ids >= 0)
+            self.family_of[fam.ids[us, qs]] = f
+            self.q_of[fam.ids[us, qs]] = qs
+        self._after: dict[int, _Walk] = {}  # family -> the walk past its closing quote
+        self._lock = threading.Lock()  # one build at a time: matchers of one grammar may run in several threads
+        self._objects: dict[int, AllowedSet] = {}
+        self._prepared: tuple[np.ndarray, np.ndarray] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes built so far (the sets, their packed rows to come, and base_bytes)."""
+        return self.sets.nbytes
+
+    @property
+    def built(self) -> int:
+        """Return how many states have their set."""
+        return int((self.state_set >= 0).sum())
+
+    def allowed(self, state: int) -> AllowedSet:
+        """Return state's allowed set, building it (a family state: its family's states at its q) the first time."""
+        k = int(self.state_set[state])
+        if k < 0:
+            with self._lock:
+                if self.state_set[state] < 0:  # not built by another thread meanwhile
+                    self.sets.budget = Budget(self.limits, subject=self.subject)
+                    if state == self.dfa.n_states:
+                        self.state_set[state] = self.sets.add_ids(self.eog)
+                    elif self.family_of[state] >= 0:
+                        self._family_q(int(self.family_of[state]), int(self.q_of[state]))
                     else:
-                        base = sets.segment(tok)
-                got = sets.add_prefix(base, tok, r_count)
-            else:
-                keep = (np.arange(tok.size) < r_count) & (~is_exit | (cnt >= d))
-                got = sets.add_ids(tok[keep], dedupe=False)
-            memo[key] = got
-        state_set[fam.ids[u, q]] = got
+                        self._plain(state)
+                k = int(self.state_set[state])
+                got = self._objects.get(k)
+                if got is None:
+                    got = self._objects[k] = self.sets.allowed_set(k)
+                return got
+        got = self._objects.get(k)
+        if got is None:
+            with self._lock:
+                got = self._objects.get(k)
+                if got is None:
+                    got = self._objects[k] = self.sets.allowed_set(k)
+        return got
+
+    def _plain(self, state: int) -> None:
+        if self._prepared is None:
+            self._prepared = prepare(self.trie, self.dfa.table, self.dfa.byte_class)
+        got, _ = walk(self.trie, self.dfa.table, np.zeros(1, dtype=np.int64), np.array([state], dtype=np.int64),
+                      byte_class=self.dfa.byte_class, budget=self.sets.budget, prepared=self._prepared)
+        allowed = got.token
+        if self.dfa.accepting[state]:
+            allowed = np.concatenate([allowed, self.eog])
+        self.state_set[state] = self.sets.add_ids(allowed)
+
+    def _family_q(self, f: int, q: int) -> None:
+        """Fill family f's states at body position q (the body walk is the vocabulary's; the exit walk is kept)."""
+        walked = body_walk(self.trie, self.sets.budget)
+        after = self._after.get(f)
+        if after is None:
+            after = self._after[f] = _exit_walk(self.dfa, self.trie, self.families[f], walked, self.sets.budget)
+        _fill_family(self.families[f], q, walked, after, self.sets, self.state_set)

@@ -106,25 +106,40 @@ def _expand(table: np.ndarray, accepting: np.ndarray, specs: list[tuple[int, int
         # Layers u = 0..top; unbounded strings stop counting at max(min, 1) (mid-character states
         # need u >= 1, since a character is counted when it starts).
         top = hi if hi is not None else max(lo, 1)
-        ids = np.full((top + 1, n_q), -1, dtype=np.int32)
-        ids[0, 0] = s
-        valid = np.ones_like(ids, dtype=bool)
-        valid[0, :] = False  # u = 0 has only the entry state (q = 0), which keeps the id s
-        count = int(valid.sum())
+        # u = 0 has only the entry state (q = 0), which keeps the id s; (u >= 1, q) is first + (u - 1) * n_q + q
+        count = top * n_q
         if budget is not None:
             budget.states(next_id + count)
             budget.index_bytes((next_id + count) * len(representatives) * 4)
-        ids[valid] = np.arange(next_id, next_id + count, dtype=np.int32)
+        first = next_id
+        ids = np.full((top + 1, n_q), -1, dtype=np.int32)
+        ids[0, 0] = s
+        ids[1:] = np.arange(first, first + count, dtype=np.int32).reshape(top, n_q)
         next_id += count
-        us = np.arange(top + 1)[:, None, None]
-        nu = us + body_starts[None, :, :]
-        ok = np.broadcast_to(body_next[None, :, :] >= 0, nu.shape)
-        if hi is not None:
-            ok = ok & (nu <= top)
-        rows = np.where(ok, ids[np.minimum(nu, top), np.maximum(body_next, 0)[None, :, :]], -1)
-        rows[lo:, 0, quote] = exit_state
-        skeleton[s] = rows[0, 0]
-        out_rows.append(rows[valid])
+        # The row of (u, q) for class c goes to (u + starts[q, c], next[q, c]): one template per q, shifted by
+        # n_q per u (int32 arithmetic, no gather); dead where the body dies or the count passes max.
+        dead = body_next < 0
+        width = dead.shape[1]
+        starts = body_starts.astype(np.int32)
+        target = np.maximum(body_next, 0).astype(np.int32)
+        shift = np.int32(first - n_q) + target + starts * np.int32(n_q)  # (q, c): the id reached from u = 0
+        us = np.arange(1, top + 1, dtype=np.int32)[:, None, None]
+        rows = (us * np.int32(n_q) + shift[None]).reshape(count, width)
+        cut = np.broadcast_to(dead[None], (top, *dead.shape)).reshape(count, width).copy()
+        over = (us + starts[None] > top).reshape(count, width) & ~cut
+        cut |= over if hi is not None else False
+        rows[cut] = -1
+        if hi is None and over.any():  # an unbounded string stops counting at top
+            capped = np.broadcast_to(np.int32(first + (top - 1) * n_q) + target, (top, *target.shape))
+            rows[over] = capped.reshape(count, width)[over]
+        rows[max(lo - 1, 0) * n_q :: n_q, quote] = exit_state  # q = 0 at u >= max(lo, 1): the closing quote
+        # The entry state (u = 0, q = 0): a class that starts no character stays at u = 0 (only q = 0 exists there).
+        entry = np.where(starts[0] == 0, np.where(body_next[0] == 0, s, -1), shift[0])
+        entry[dead[0] | ((starts[0] > top) if hi is not None else False)] = -1
+        if lo == 0:
+            entry[quote] = exit_state
+        skeleton[s] = entry
+        out_rows.append(rows)
         out_acc.append(np.zeros(count, dtype=bool))
         families.append(StringFamily(ids, lo, hi, exit_state))
     class_table = np.ascontiguousarray(np.vstack(out_rows), dtype=np.int32)

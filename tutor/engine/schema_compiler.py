@@ -44,6 +44,7 @@ from tutor.engine.regex import (
 )
 from tutor.engine.schema_keywords import (
     KINDS,
+    NUMBER_KEYWORDS,
     REFUSED,
     dialect_of,
     enforced,
@@ -207,6 +208,7 @@ class SchemaCompiler:
         self.dialect = dialect_of(root)
         self.narrowings: dict[str, int] = {}
         self.any_order = 0  # objects compiled in any property order with more than one property
+        self.peak = 0  # the deepest value() level reached, literals' own nesting included (negation's bound)
         self._quoted: dict[int, tuple[DFA, DFA]] = {}
 
     def fail(self, message: str, where: tuple[str, ...]) -> GrammarError:
@@ -265,6 +267,37 @@ class SchemaCompiler:
             hit = self._quoted[id(text)] = (text, nfa_to_dfa(builder.nfa, start, {end}))
         return self.embed(hit[1])
 
+    def quoted_text(self, text: str) -> Fragment:
+        """Return a fragment for the JSON string of one text: quoted(literal_dfa(text))'s language, built directly.
+
+        Byte by byte, as `escaped` spells a byte with one way forward: `"` and `\\` escaped, `/` raw or
+        `\\/`, a control byte by its short escape or else lowercase `\\u00xx`, every other byte raw.
+        """
+        short = {0x08: b"b", 0x09: b"t", 0x0A: b"n", 0x0C: b"f", 0x0D: b"r", 0x22: b'"', 0x5C: b"\\"}
+        nfa = self.nfa
+        start = nfa.state()
+        here = start
+        run = bytearray(b'"')
+        for b in text.encode("utf-8"):
+            if b == 0x2F:
+                a, z = self.lit(bytes(run))
+                nfa.epsilon(here, a)
+                nxt = nfa.state()
+                nfa.edge(z, b, b, nxt)
+                e, f = self.lit(b"\\/")
+                nfa.epsilon(z, e)
+                nfa.epsilon(f, nxt)
+                here, run = nxt, bytearray()
+            elif b < 0x20 or b in (0x22, 0x5C):
+                run += b"\\" + short.get(b, b"u%04x" % b)
+            else:
+                run.append(b)
+        run += b'"'
+        a, z = self.lit(bytes(run))
+        nfa.epsilon(here, a)
+        self.budget.tick()
+        return start, z
+
     def escaped(self, text: DFA) -> Fragment:
         """Return a fragment for the JSON-escaped form of the strings a decoded-text DFA accepts."""
         nfa = self.nfa
@@ -321,6 +354,7 @@ class SchemaCompiler:
 
     def value(self, schema: Any, where: tuple[str, ...]) -> Fragment:
         self.level += 1
+        self.peak = max(self.peak, self.level)
         try:
             with self.budget.at(f"the schema at {brief_pointer(where)}"):
                 self.budget.depth(self.level, "schemas")
@@ -350,6 +384,8 @@ class SchemaCompiler:
             raise self.fail("unsupported keyword 'uniqueItems'", where)
         schema = self.normal(schema, keys, where)
         keys = enforced(schema, self.dialect)
+        if "not" in keys:
+            return self.negation(schema, where)
         if "$ref" in keys:
             return self.ref(schema, keys, where)
         if "allOf" in keys:
@@ -368,6 +404,41 @@ class SchemaCompiler:
             chosen.remove("integer")
         parts = [self.typed(schema, t, where) for t in chosen]
         return parts[0] if len(parts) == 1 else frag_alt(self.nfa, parts)
+
+    def exact_dfa(self, schema: Any, where: tuple[str, ...], free_depth: int) -> tuple[DFA, SchemaCompiler]:
+        """Return the byte DFA of a sub-schema (strings spelled out, this compiler's options) and its compiler."""
+        opt = SchemaOptions(self.opt.whitespace, self.opt.property_order, self.opt.strict, free_depth, False)
+        sub = SchemaCompiler(self.root, opt, self.budget)
+        sub.refs, sub.level, sub.peak = list(self.refs), self.level - 1, self.level - 1
+        start, end = sub.value(schema, where)
+        return nfa_to_dfa(sub.nfa, start, {end}), sub
+
+    def negation(self, schema: dict[str, Any], where: tuple[str, ...]) -> Fragment:
+        """Return `not`: the values of the rest of the schema that the `not` schema rejects (a DFA difference).
+
+        Exact, never wider: the rest may be narrowed (that narrows the result), but the `not` schema's DFA must
+        hold every value of it that the rest can hold. So its free-form values get a depth bound no value of the
+        rest can pass, any other narrowing of it is refused, and so are number constraints inside it (the
+        compiler spells a constrained number in fewer ways than the generic one: 1.0 is an integer) and $ref.
+        """
+        negated = schema["not"]
+        inner = (*where, "not")
+        blocker = _negation_blocker(negated)
+        if blocker:
+            raise self.fail(f"'not' over {blocker} is not supported", inner)
+        rest = {k: v for k, v in schema.items() if k != "not"}
+        pos, pos_compiler = self.exact_dfa(rest, where, self.opt.free_depth)
+        for what, n in pos_compiler.narrowings.items():
+            self.narrowings[what] = self.narrowings.get(what, 0) + n
+        self.any_order += pos_compiler.any_order
+        # a value of the rest nests at most (its schema levels + free_depth) containers: so may the negated one's
+        deepest = pos_compiler.peak - (self.level - 1) + self.opt.free_depth
+        _, shallow = self.exact_dfa(negated, inner, 0)  # its narrowings, found cheaply (free values kept shallow)
+        narrowed = [w for w in shallow.narrowings if not w.startswith("a free-form value is nested")]
+        if narrowed:
+            raise self.fail(f"'not' over a schema this compiler narrows ({narrowed[0]}) is not supported", inner)
+        neg, _ = self.exact_dfa(negated, inner, deepest)
+        return self.embed(difference(pos, neg, self.budget))
 
     def _at_most_one_item(self, schema: dict[str, Any]) -> bool:
         hi = schema.get("maxItems")
@@ -514,24 +585,42 @@ class SchemaCompiler:
         for i, branch in enumerate(branches):
             branch = self.deref(branch, (*where, key, str(i)), seen)
             combined.append(branch if trivial_rest else self.conjunction([rest, branch], where, seen))
-        if key == "oneOf":
-            self.exclusive(combined, where)
+        overlaps = self.overlaps(combined, where) if key == "oneOf" else {}
         self.refs.extend(seen)
         try:
-            parts = [self.value(b, (*where, key, str(i))) for i, b in enumerate(combined) if b is not False]
+            parts = []
+            for i, b in enumerate(combined):
+                if b is False:
+                    continue
+                if not overlaps.get(i):
+                    parts.append(self.value(b, (*where, key, str(i))))
+                    continue
+                # exactly one: this branch and none of those it may overlap (a DFA difference, as `not`)
+                alone = {"allOf": [b], "not": {"anyOf": [combined[j] for j in overlaps[i]]}}
+                try:
+                    parts.append(self.value(alone, (*where, key, str(i))))
+                except LimitExceeded:
+                    raise
+                except GrammarError as exc:
+                    first, second = sorted((i, overlaps[i][0]))
+                    raise self.fail(f"oneOf branches {first} and {second} may both match one value, and 'exactly"
+                                    f" one' cannot be compiled exactly here ({exc}); use anyOf if either may match",
+                                    where) from None
         finally:
             del self.refs[len(self.refs) - len(seen):]
         if not parts:
             return self.never()
         return parts[0] if len(parts) == 1 else frag_alt(self.nfa, parts)
 
-    def exclusive(self, branches: list[Any], where: tuple[str, ...]) -> None:
-        """Raise GrammarError unless no value can match two of the oneOf branches (a proof, not a guess)."""
+    def overlaps(self, branches: list[Any], where: tuple[str, ...]) -> dict[int, list[int]]:
+        """Return, per oneOf branch, the other branches it is not proved disjoint from (a proof, not a guess)."""
+        out: dict[int, list[int]] = {}
         for i in range(len(branches)):
             for j in range(i + 1, len(branches)):
                 if not self.disjoint(branches[i], branches[j], where):
-                    raise self.fail(f"oneOf branches {i} and {j} may both match one value, and this compiler"
-                                    " cannot express 'exactly one'; use anyOf if either may match", where)
+                    out.setdefault(i, []).append(j)
+                    out.setdefault(j, []).append(i)
+        return out
 
     def disjoint(self, a: Any, b: Any, where: tuple[str, ...]) -> bool:
         """Return True when no value satisfies both schemas, by kinds, literals or a required discriminator."""
@@ -595,7 +684,8 @@ class SchemaCompiler:
                 spellings |= {json.dumps(int(value)), json.dumps(float(value))}
             return frag_alt(self.nfa, [self.lit(s.encode()) for s in sorted(spellings)])
         if isinstance(value, str):
-            return self.quoted(literal_dfa(value, self.budget))
+            return self.quoted_text(value)
+        self.peak = max(self.peak, self.level + _json_depth(value))
         if isinstance(value, list):
             head = self.seq(self.lit(b"["), self.ws())
             if not value:
@@ -819,7 +909,8 @@ class SchemaCompiler:
             if declared[name] is False:
                 return self.never()
         # Key classes beyond the declared names: each pattern (minus the names), then the rest.
-        excluded = names_dfa(tuple(names), self.budget) if names else None
+        keyed = bool(pattern_dfas) or extra is not False  # only then do undeclared keys need the names excluded
+        excluded = names_dfa(tuple(names), self.budget) if names and keyed else None
         for dfa, sub, _ in pattern_dfas:  # a key matching a pattern whose schema is false may not appear at all
             if sub is False:
                 excluded = dfa if excluded is None else product(excluded, dfa, lambda x, y: x or y, self.budget)
@@ -871,7 +962,7 @@ class SchemaCompiler:
         cap = (hi + 1) if hi is not None else max(lo, 1)
 
         def key_of(name: str) -> Fragment:
-            return self.quoted(literal_dfa(name, self.budget))
+            return self.quoted_text(name)
 
         if any_order and len(names) > 1:
             self._check_any_order(members, open_keys, where)
@@ -1078,6 +1169,50 @@ def _has_type(value: Any, name: str) -> bool:
 
 def _compact(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", errors="surrogatepass")
+
+
+def _json_depth(value: Any) -> int:
+    """Return how many containers deep a JSON value nests (0 for a scalar)."""
+    if isinstance(value, list):
+        return 1 + max(map(_json_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_json_depth, value.values()), default=0)
+    return 0
+
+
+def _negation_blocker(schema: Any) -> str:
+    """Return what in a `not` schema keeps negation from being exact here ('' if nothing): numbers, $ref."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            if key in NUMBER_KEYWORDS:
+                return f"a number constraint ({key!r})"
+            if key == "type" and ("integer" in value if isinstance(value, list) else value == "integer"):
+                return "'type': 'integer'"
+            if key in ("const", "enum") and _holds_number(value):
+                return f"a number in {key!r}"
+            if key in ("$ref", "$dynamicRef", "$recursiveRef"):
+                return "a $ref"
+        todo.extend(v for k, v in node.items() if k not in ("const", "enum"))
+    return ""
+
+
+def _holds_number(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    if isinstance(value, list):
+        return any(map(_holds_number, value))
+    if isinstance(value, dict):
+        return any(map(_holds_number, value.values()))
+    return False
 
 
 @cache

@@ -39,7 +39,7 @@ _BY_DIALECT = {
 }
 # Enforced keywords this compiler does not compile: a schema using them is refused, never narrowed.
 REFUSED = frozenset({
-    "not", "dependencies", "contains", "propertyNames", "if", "dependentRequired", "dependentSchemas",
+    "dependencies", "contains", "propertyNames", "if", "dependentRequired", "dependentSchemas",
     "minContains", "maxContains", "unevaluatedItems", "unevaluatedProperties", "$recursiveRef", "$dynamicRef",
 })
 STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern"})

@@ -161,6 +161,8 @@ def _meet(key: str, x: Any, y: Any, dialect: int) -> Any:
         return conjoin([x, y])
     if key == "allOf":
         return [*x, *y]
+    if key == "not":  # neither x nor y
+        return {"anyOf": [x, y]}
     if key == "anyOf":
         if len(x) * len(y) > 64:
             raise GrammarError("allOf of two anyOf lists with more than 64 combinations is not supported")

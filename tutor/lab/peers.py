@@ -17,12 +17,13 @@ that the validator accepts.
 Engines: ours, llguidance, outlines-core (regex and JSON Schema only: it has no CFG) and llama.cpp's
 GBNF sampler (through llama-cpp-python). Peers are an optional extra (`pip install llguidance
 outlines-core`); a peer that is not installed, or cannot take a workload, is listed as such.
-Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie, llama.cpp's
-vocabulary) is done before timing compiles. Our compile is lazy: a state's bitmask, fill plan and forced
-continuation are built the first time decoding reaches it (DFAGrammar.fill_plan, forced_at), and a CFG builds
-each parser state's bitmask the first time it meets it. The peer "grammar-tutor eager" is the same compiler
-building every state up front (DFAGrammar.warm_bitmasks and every forced continuation), as it did before,
-so both builds are measured in one run and its masks are compared with the lazy ones at every step.
+Vocabulary-level set-up (llguidance's tokenizer, outlines-core's vocabulary, our trie and string-body walk,
+llama.cpp's vocabulary) is done before timing compiles. Our compile is lazy: a state's token set, bitmask,
+fill plan and forced continuation are built the first time decoding reaches it (DFAGrammar.allowed_at,
+fill_plan, forced_at), and a CFG builds each parser state's bitmask the first time it meets it. The peer
+"grammar-tutor eager" is the same compiler building every state up front (DFAGrammar.warm_bitmasks and every
+forced continuation), so both builds are measured in one run and its masks are compared with the lazy ones
+at every step.
 "first mask ms" is the compile plus the first fill; "memory MB" is the growth of the process's resident
 memory from before the compile to the end of the replay (allocator reuse makes it a lower bound).
 Every engine writes every word of the caller's buffer (ours: the zero row and a sparse state's nonzero
@@ -77,6 +78,7 @@ class Row:
     apply_us: list[float] = field(default_factory=list)
     same_mask: int = 0
     compared: int = 0
+    differences: dict[str, int] = field(default_factory=dict)  # why a step's mask differs from ours (classify)
     valid: int = 0
     finished: int = 0
     walks: int = 0
@@ -94,6 +96,7 @@ class Row:
                 "mask_p50_us": p50, "mask_p99_us": p99, "mask_max_us": mx,
                 "mask_apply_p50_us": t50, "mask_apply_p99_us": t99, "mask_apply_max_us": tmx,
                 "same_mask": f"{self.same_mask}/{self.compared}" if self.compared else None,
+                "mask_differences": dict(sorted(self.differences.items())) if self.compared else None,
                 "valid": f"{self.valid}/{self.finished}" if self.walks else None,
                 "unfinished": self.walks - self.finished if self.walks else None}
 
@@ -169,6 +172,10 @@ class Engine:
         """Advance by one token; return False if the engine rejects it."""
         raise NotImplementedError
 
+    def forced(self) -> bytes:
+        """Return the bytes the grammar forces next (only ours says; b"" for the peers)."""
+        return b""
+
 
 class Ours(Engine):
     """grammar-tutor: the family's matcher; DFAMatcher / AllowedSet.fill_bitmask write the state's fill plan.
@@ -180,10 +187,11 @@ class Ours(Engine):
     def __init__(self, kind: str, source: str, vocab: Any, cache: dict[str, Any] | None = None, *,
                  eager: bool = False) -> None:
         from tutor.engine.dfa_grammar import DFAGrammar, DFAMatcher
+        from tutor.engine.index import body_walk
         from tutor.engine.trie import token_trie
         from tutor.lab.families import load_family
 
-        token_trie(vocab)
+        body_walk(token_trie(vocab))  # the vocabulary's preparation: its trie and string-body walk, any grammar's
         t0 = time.perf_counter()
         self.family = load_family(source, vocab, use_cache=False)  # a cold compile, as for the peers
         if eager and isinstance(self.family.compiled, DFAGrammar):
@@ -210,6 +218,9 @@ class Ours(Engine):
         except TokenRejected:
             return False
         return True
+
+    def forced(self) -> bytes:
+        return self.matcher.forced_bytes()
 
 
 class _GTokenizer:
@@ -397,19 +408,51 @@ PEERS: dict[str, Callable[..., Engine]] = {"grammar-tutor-eager": _eager_ours, "
 
 
 def _allowed(bitmask: np.ndarray, size: int) -> np.ndarray:
+    """Return the allowed ids of a packed bitmask."""
     return np.flatnonzero(np.unpackbits(bitmask.view(np.uint8), count=size, bitorder="little"))
 
 
+FORCED_CANONICAL = "ours also allows other spellings of the forced bytes: the peer keeps one tokenization"
+PEER_BANS_DEL = "the peer bans raw DEL (U+007F) in strings, which JSON allows"
+
+
+def classify(ours: np.ndarray, theirs: np.ndarray, forced: bytes, vocab: Any) -> str:
+    """Return why a peer's bitmask differs from ours at one step ("same" when it does not).
+
+    FORCED_CANONICAL: the grammar forces bytes here and every token the peer leaves out spells a prefix
+    of them (or starts with them), as llguidance does when it keeps only its tokenizer's tokens of forced
+    text. PEER_BANS_DEL: every token it leaves out holds byte 0x7F. Otherwise which side allows more.
+    """
+    if np.array_equal(ours, theirs):
+        return "same"
+    a, b = set(_allowed(ours, vocab.size).tolist()), set(_allowed(theirs, vocab.size).tolist())
+    if b <= a:
+        extra = [vocab.pieces[t] for t in a - b]
+        if forced and all(forced.startswith(p) or p.startswith(forced) for p in extra if p):
+            return FORCED_CANONICAL
+        if all(b"\x7f" in p for p in extra):
+            return PEER_BANS_DEL
+        return "ours allows more"
+    return "the peer allows more" if a <= b else "each allows tokens the other does not"
+
+
 def replay(engine: Engine, paths: list[list[int]], vocab: Any, logits: np.ndarray,
-           reference: list[list[np.ndarray]] | None) -> tuple[Row, list[list[np.ndarray]]]:
-    """Walk every path: time fill, then apply_bitmask on a copy of `logits`; compare with `reference` masks."""
+           reference: list[list[np.ndarray]] | None,
+           forced: list[list[bytes]] | None = None) -> tuple[Row, list[list[np.ndarray]], list[list[bytes]]]:
+    """Walk every path: time fill, then apply_bitmask on a copy of `logits`; compare with `reference` masks.
+
+    Returns the row, the engine's masks and its forced bytes per step; a differing step is counted in
+    `row.differences` by `classify`, with `forced` (ours, per step).
+    """
     row = Row(engine.name, engine.compile_ms)
     words = -(-vocab.size // 32)
     bitmask = np.zeros(words, dtype=np.uint32)
     masks: list[list[np.ndarray]] = []
+    forced_out: list[list[bytes]] = []
     for p, path in enumerate(paths):
         engine.reset()
         masks.append([])
+        forced_out.append([])
         for k, token in enumerate(path):
             bitmask.fill(0)
             t0 = time.perf_counter_ns()
@@ -423,13 +466,17 @@ def replay(engine: Engine, paths: list[list[int]], vocab: Any, logits: np.ndarra
             row.mask_us.append((t1 - t0) / 1e3)
             row.apply_us.append((t3 - t2) / 1e3)
             masks[p].append(bitmask.copy())
+            forced_out[p].append(engine.forced())
             if reference is not None:
                 row.compared += 1
-                row.same_mask += bool(np.array_equal(reference[p][k], bitmask))
+                why = classify(reference[p][k], bitmask, forced[p][k] if forced else b"", vocab)
+                row.same_mask += why == "same"
+                if why != "same":
+                    row.differences[why] = row.differences.get(why, 0) + 1
             if not engine.consume(token):
                 row.note = f"rejected a valid token ({token}) at step {k} of path {p}"
-                return row, masks
-    return row, masks
+                return row, masks, forced_out
+    return row, masks, forced_out
 
 
 def sample_walks(engine: Engine, row: Row, vocab: Any, judge: Callable[[bytes], bool], walks: int,
@@ -512,7 +559,7 @@ def run(args: argparse.Namespace) -> int:
         rss = resident_mb()
         ours = Ours(kind, source, vocab)
         rows = []
-        row, reference = replay(ours, paths, vocab, logits, None)
+        row, reference, forced = replay(ours, paths, vocab, logits, None)
         row.rss_mb = resident_mb() - rss
         sample_walks(ours, row, vocab, check.judge, args.walks, args.max_steps, seed=1)
         rows.append(row)
@@ -526,7 +573,7 @@ def run(args: argparse.Namespace) -> int:
             if engine.note:
                 rows.append(Row(engine.name, note=engine.note))
                 continue
-            row, _ = replay(engine, paths, vocab, logits, reference)
+            row, _, _ = replay(engine, paths, vocab, logits, reference, forced)
             row.rss_mb = resident_mb() - rss
             if not row.note:
                 sample_walks(engine, row, vocab, check.judge, args.walks, args.max_steps, seed=1)

@@ -98,7 +98,7 @@ def test_peers_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     ours = data["grammar-tutor"]
     assert set(ours) == {"compile_ms", "first_mask_ms", "memory_mb", "mask_p50_us", "mask_p99_us", "mask_max_us",
                          "mask_apply_p50_us", "mask_apply_p99_us", "mask_apply_max_us", "same_mask", "valid",
-                         "unfinished", "note"}
+                         "unfinished", "mask_differences", "note"}
     assert ours["first_mask_ms"] > ours["compile_ms"] and isinstance(ours["memory_mb"], float)
     assert ours["mask_p50_us"] > 0 and ours["mask_p99_us"] >= ours["mask_p50_us"] and ours["compile_ms"] > 0
     assert ours["mask_max_us"] >= ours["mask_p99_us"] and ours["mask_apply_p50_us"] > ours["mask_p50_us"]
@@ -121,6 +121,21 @@ def test_peers_eager_build_gives_the_lazy_masks(capsys: pytest.CaptureFixture[st
     done, compared = eager["same_mask"].split("/")
     assert done == compared and int(compared) > 10
     assert eager["valid"].split("/")[0] == eager["valid"].split("/")[1]
+
+
+def test_llguidance_a13_masks_differ_from_ours_only_in_what_classify_explains(capsys) -> None:
+    # the earlier finding (llguidance agreeing on 56 of 247 a13 steps): every other step is its forced-token
+    # canonicalisation or its ban of raw DEL in strings, never a token of ours outside the schema's language
+    pytest.importorskip("llguidance")
+    from tutor.lab.peers import FORCED_CANONICAL, PEER_BANS_DEL
+
+    assert main(["lab", "peers", "--workload", "a13", "--peer", "llguidance", "--walks", "0", "--json"]) == 0
+    data = last_json(capsys.readouterr().out)["a13"]
+    llg = next(v for k, v in data.items() if k.startswith("llguidance"))
+    same, compared = map(int, llg["same_mask"].split("/"))
+    assert compared > 200 and same < compared
+    assert set(llg["mask_differences"]) <= {FORCED_CANONICAL, PEER_BANS_DEL}
+    assert sum(llg["mask_differences"].values()) == compared - same
 
 
 def test_token_paths_spell_their_text(default_model_path) -> None:
