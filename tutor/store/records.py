@@ -8,6 +8,7 @@ from array import array
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from tutor.output_contract import reported_confidence
 from tutor.record import BY_NAME, FIELDS, HISTORY_KEYS, STORED_COLUMNS, Field
 from tutor.result import CorrectionResult, Timings
 
@@ -90,7 +91,7 @@ def check_results(check: Any, *, model_sha256: str = "", settings: dict[str, Any
     rows = []
     for f in check.findings:
         output = {"original": f.original, "verb": f.verb, "tense": f.tense, "person": f.person,
-                  "correct_form": f.correct_form, "spanish": f.spanish, "confidence": round(f.confidence, 4)}
+                  "correct_form": f.correct_form, "spanish": f.spanish, "confidence": reported_confidence(f.confidence)}
         rows.append(CorrectionResult(
             original=f.original, output=output, out_of_scope=False, is_correct=False, confidence=f.confidence,
             error_span=f.written, error_start=f.start, error_end=f.end, explanation_en=f.explanation_en,

@@ -277,3 +277,17 @@ def test_latency_summary_has_the_time_per_correction_when_the_mask_never_ran(sto
     histogram = {b["le_ms"]: b["count"] for b in summary["time_histogram"]}
     assert histogram[50] == 1 and histogram[100] == 1 and histogram[500] == 1 and histogram[1000] == 1
     assert histogram[None] == 1 and sum(histogram.values()) == 5
+
+
+def test_a_text_findings_stored_output_confidence_is_clamped_as_every_output_is():
+    """A finding the judge is all but certain of is stored with the same at-most-0.9999 `confidence` that
+    `check --jsonl` and `correct` report, never 1.0."""
+    from tutor.store.records import check_results
+    from tutor.text.check import CheckResult, Finding
+
+    finding = Finding(original="She go home.", verb="go", tense="present simple", person="3rd singular",
+                      correct_form="goes", spanish="va", start=4, end=6, written="go", confidence=0.999996,
+                      explanation_en="", explanation_es="")
+    check = CheckResult(text="She go home.", sentences=[(0, 12)], findings=[finding])
+    [row] = check_results(check)
+    assert row.output["confidence"] == 0.9999
