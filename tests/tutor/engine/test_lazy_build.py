@@ -173,7 +173,7 @@ def test_matchers_in_several_threads_build_the_same_sets(smol_vocab: Vocabulary)
 
     def build(order: list[int]) -> None:
         try:
-            start.wait()
+            start.wait(timeout=60)
             for state in order:
                 lazy.allowed_at(state)
         except BaseException as exc:

@@ -177,7 +177,7 @@ def test_two_servers_claiming_one_new_learner_at_once_make_one_learner_with_one_
     start = threading.Barrier(4, timeout=30)
 
     def claim(store: Store, n: int) -> None:
-        start.wait()
+        start.wait(timeout=60)
         claims.append(claim_learner(store, "Luz", None, lambda c: None if c.key_hash else f"hash-{n}"))
 
     try:
@@ -206,7 +206,7 @@ def test_wrong_passphrases_sent_to_two_servers_at_once_are_all_counted(postgres_
         outcomes: list[str] = []
 
         def attempt(store: Store) -> None:
-            start.wait()
+            start.wait(timeout=60)
             try:
                 outcomes.append(str(SecretLock(store).check_teacher("wrong guess", network=True)))
             except Throttled:
