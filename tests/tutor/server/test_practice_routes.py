@@ -105,3 +105,32 @@ def test_an_upload_bundle_carries_practice_too(live_server, tmp_path):
     assert answer["new"] == 1
     cards = Practice(live_server.store).cards("Teo")
     assert card["id"] in {c["id"] for c in cards} and next(c for c in cards if c["id"] == card["id"])["reps"] == 1
+
+
+def test_an_integer_beyond_sqlite_is_a_json_422_over_http_and_nothing_is_stored(live_server, learner_store):
+    """Issue 32, item 5, through the real server: 2^64 in a practice card's `reps` or in an uploaded correction
+    row is refused with a JSON error naming the field (never a 500 in plain text), and nothing of it is kept."""
+    from tutor.store.bundle import _digest
+    from tutor.store.practice_rows import digest
+
+    client = ClassClient(live_server.url, live_server.token)
+    info = learner_info(learner_store, "Rosa")
+    piece = chunks(section(learner_store, info["id"]), MAX_PIECE_BYTES)[0]
+    piece["cards"][0]["reps"] = 2**64
+    piece["sha256"] = digest(piece)  # anyone can recompute it: the field's own check must catch it
+    status, _, answer = client.request("POST", "/v1/practice", {"learner": "Rosa", "learner_uuid": info["uuid"],
+                                                                 "practice": piece})
+    assert status == 422 and isinstance(answer, dict) and "reps" in str(answer.get("error") or answer.get("detail"))
+    assert live_server.store.find_learner("Rosa") is None or all(
+        c["reps"] < 2**63 for c in Practice(live_server.store).cards("Rosa"))
+
+    bundle = make_bundle(info, learner_store.history("Rosa")[:1])
+    bundle["corrections"][0]["error_start"] = 2**64
+    bundle["sha256"] = _digest(bundle["learner"], bundle["corrections"])
+    from tutor.server.client import ServerError
+
+    with pytest.raises(ServerError) as refused:  # with Rosa's key, as her laptop's outbox sends it
+        client.upload(bundle)
+    assert refused.value.status == 422 and "error_start" in str(refused.value), str(refused.value)
+    row_id = bundle["corrections"][0]["id"]
+    assert live_server.store.get(row_id) is None
