@@ -52,3 +52,10 @@ def week_label(monday: str) -> str:
 
     date = QDate.fromString(str(monday)[:10], "yyyy-MM-dd")
     return QLocale().toString(date, "d MMM").rstrip(".") if date.isValid() else str(monday)
+
+
+def licence_label(model) -> str:
+    """Return a model's licence line in the UI language (the catalogue's Spanish line when there is one)."""
+    from app.translation import ui_is_spanish
+
+    return (getattr(model, "licence_es", "") if ui_is_spanish() else "") or model.licence

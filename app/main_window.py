@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QProgressBar, QTabWidget
 from app import worker
 from app.context import ViewContext
 from app.errors import describe
+from app.labels import licence_label
 from app.settings import AppSettings
 from app.translation import install_language
 from app.views import class_progress, class_server
@@ -600,7 +601,7 @@ class MainWindow(QMainWindow):
             lines.append(
                 "<p>"
                 + self.tr("Model: {0}<br>sha256: {1}<br>Licence: {2}").format(
-                    escape(model.name), escape(model.sha256[:16]) + "…", escape(model.licence)
+                    escape(model.name), escape(model.sha256[:16]) + "…", escape(licence_label(model))
                 )
                 + "</p>"
             )

