@@ -187,6 +187,7 @@ _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "m
                           "their", "some", "any", "no", "every", "each"})
 
 
+@cache
 def _singular_determiners() -> frozenset[str]:
     from tutor.a13.syntax import lists
 
